@@ -1,0 +1,20 @@
+import { defineConfig } from 'vitest/config';
+
+// Core runs twice: in Node and in the edge runtime (web-standard globals only, no node:* modules),
+// so anything that is not web-standard fails here first.
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'core', include: ['src/**/*.test.ts'], testTimeout: 30_000 } },
+      {
+        test: {
+          name: 'core-edge',
+          environment: 'edge-runtime',
+          include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.node.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,19 @@
+import type { Options } from 'tsup';
+
+/**
+ * The one build config every package uses: ESM, declarations, Node 20 target.
+ * A package passes only its entry points.
+ */
+export function packageBuild(entry: Record<string, string>, overrides: Options = {}): Options {
+  return {
+    entry,
+    format: ['esm'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    splitting: true,
+    treeshake: true,
+    ...overrides,
+  };
+}
