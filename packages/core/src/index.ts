@@ -35,3 +35,11 @@ export type {
   Reporter,
 } from './contract/plugin-contract.js';
 export { RecordErrorPolicy, MAX_KEPT_ERRORS } from './contract/record-error-policy.js';
+
+// Dataset statistics and reader specs
+export { FeatureStatsCollector } from './stats/feature-stats.js';
+export type { DatasetStats, FeatureStat, FeatureListStat } from './stats/feature-stats.js';
+export { readerSpec } from './stats/reader-spec.js';
+export type { ReaderSpec, FeatureParseSpec } from './stats/reader-spec.js';
+export { tensorflowSpec, daliSpec } from './stats/python-spec.js';
+export type { PythonSpecOptions } from './stats/python-spec.js';

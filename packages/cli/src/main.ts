@@ -1,0 +1,76 @@
+import { parseArgs } from 'node:util';
+import { TfpipeError } from '@tfpipe/core';
+import type { Command } from './command.js';
+import type { CliIo } from './io.js';
+import { writeLine } from './io.js';
+import { commands } from './commands/index.js';
+
+const HELP = `tfpipe: build, inspect and verify TFRecord datasets of tf.train.Example
+
+Usage: tfpipe <command> [options]
+
+Commands:
+${commands.map((command) => `  ${command.name.padEnd(9)} ${command.summary}`).join('\n')}
+
+Run 'tfpipe <command> --help' for a command's options.`;
+
+/**
+ * Runs the tfpipe CLI with `argv` (without `node` and the script) and resolves to the exit code:
+ * 0 on success, 1 on a failure of the data (a corrupt record, a bad row), 2 on a usage error.
+ * Every failure prints exactly one line to stderr, starting `tfpipe: `.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    await writeLine(io.stdout, HELP);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    await writeLine(io.stdout, await version());
+    return 0;
+  }
+  const command = commands.find((candidate) => candidate.name === name);
+  if (command === undefined) {
+    await writeLine(io.stderr, `tfpipe: unknown command "${name}" (try tfpipe --help)`);
+    return 2;
+  }
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(command, rest);
+  } catch (error) {
+    await writeLine(io.stderr, `tfpipe ${command.name}: ${(error as Error).message} (try tfpipe ${command.name} --help)`);
+    return 2;
+  }
+  if (parsed.values.help === true) {
+    await writeLine(io.stdout, command.usage);
+    return 0;
+  }
+  try {
+    return await command.run(parsed.values, parsed.positionals, io);
+  } catch (error) {
+    await writeLine(io.stderr, `tfpipe ${command.name}: ${describe(error)}`);
+    return TfpipeError.is(error) && (error.code === 'INVALID_OPTION' || error.code === 'CONFIG_SCHEMA') ? 2 : 1;
+  }
+}
+
+function parse(command: Command, argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+    allowPositionals: true,
+    strict: true,
+  });
+}
+
+function describe(error: unknown): string {
+  if (TfpipeError.is(error)) return `${error.message} [${error.code}]`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+async function version(): Promise<string> {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(import.meta.url);
+  const manifest = require('../package.json') as { version: string };
+  return manifest.version;
+}
