@@ -1,0 +1,203 @@
+import { availableParallelism } from 'node:os';
+import * as path from 'node:path';
+import { TfpipeError } from '@tfpipe/core';
+import type { RecordErrorOptions } from '@tfpipe/core';
+import { resolveImageKeys, type ImageKeyRole, type ImageKeys } from './image-keys.js';
+import type { ResizeFit } from './processing/box-transform.js';
+import type { InvalidBoxPolicy } from './processing/place-objects.js';
+
+/** An output encoding. */
+export type OutputFormat = 'jpeg' | 'png' | 'webp';
+
+/**
+ * Options of {@link imageSource}. Give exactly one input: `folder`, `list`, `coco` or `voc`.
+ * With none of `resize`, `channels`, `format`, `quality`, `raw` and `autoOrient`, each file's bytes
+ * are written unchanged (no decode, no re-encode).
+ */
+export interface ImageSourceOptions extends RecordErrorOptions {
+  /** A class-folder tree `folder/<class>/<image>` (Keras `image_dataset_from_directory`, torchvision `ImageFolder`). */
+  readonly folder?: string;
+  /** A CSV (header `path,label,…`) or JSON Lines (`.jsonl`) list of images; paths are relative to its directory. */
+  readonly list?: string;
+  /** A COCO instances JSON file. Images are looked up in `images`. */
+  readonly coco?: string;
+  /** A directory of Pascal VOC XML files. Images are looked up in `images`. */
+  readonly voc?: string;
+  /**
+   * The directory image paths are relative to, and which they may not leave.
+   * @default the list's directory (`list`); the COCO file's directory (`coco`); `<voc>/../JPEGImages` (`voc`)
+   */
+  readonly images?: string;
+  /** Class names in id order (ids `labelBase`, `labelBase + 1`, …), instead of the sorted names found. COCO uses its own category ids. */
+  readonly classNames?: readonly string[];
+  /**
+   * The id of the first class. The TF Object Detection API reserves 0 for the background.
+   * @default 0 for `folder` and `list`, 1 for `voc`
+   */
+  readonly labelBase?: number;
+  /**
+   * File extensions (any case) a class folder's images may have; the format itself is read from the content.
+   * @default ['.jpg', '.jpeg', '.png', '.webp', '.gif', '.bmp']
+   */
+  readonly extensions?: readonly string[];
+  /** Resize (after EXIF orientation): target `width` and `height` in pixels and sharp's `fit` (@default 'cover'). */
+  readonly resize?: { readonly width: number; readonly height: number; readonly fit?: ResizeFit };
+  /** Convert to 3-channel sRGB or 1-channel grey (alpha removed). @default unchanged */
+  readonly channels?: 'rgb' | 'grayscale';
+  /** Re-encode as this format. @default the input's format when it is JPEG, PNG or WebP, else PNG */
+  readonly format?: OutputFormat;
+  /** JPEG/WebP quality, 1 to 100. @default 90 */
+  readonly quality?: number;
+  /** Emit decoded uint8 pixels, height × width × channels, plus `image/shape`; `image/format` is `raw`. @default false */
+  readonly raw?: boolean;
+  /**
+   * Apply the EXIF orientation (rotate/flip the pixels and the boxes) when the image is decoded.
+   * `true` alone makes every image decode and re-encode.
+   * @default true when any other processing option is set; kept-original bytes are never rotated
+   */
+  readonly autoOrient?: boolean;
+  /** Refuse images with more pixels (width × height) than this: `IMAGE_TOO_LARGE`. @default 268402689 (sharp's limit, 16383²) */
+  readonly maxPixels?: number;
+  /**
+   * How kept-original images are checked: `'structure'` reads the header and checks the file ends
+   * where its format says (catches truncation); `'decode'` also decodes every pixel (catches corrupt
+   * data, costs a decode). Processed images are always fully decoded.
+   * @default 'structure'
+   */
+  readonly verify?: 'structure' | 'decode';
+  /** Boxes with no area or wholly outside the image: `'error'` (IMAGE_BOX) or `'drop'` the object (counted). @default 'error' */
+  readonly invalidBoxes?: InvalidBoxPolicy;
+  /** VOC: leave out objects marked `difficult`. @default false */
+  readonly ignoreDifficult?: boolean;
+  /** Images read and processed at once; output order stays input order. @default os.availableParallelism() */
+  readonly concurrency?: number;
+  /** Feature names by role (see DEFAULT_IMAGE_KEYS); `false` leaves a feature out. */
+  readonly keys?: Partial<Record<ImageKeyRole, string | false>>;
+}
+
+/** The input kind. */
+export type ImageInputKind = 'folder' | 'list' | 'coco' | 'voc';
+
+/** Options after checking, with defaults filled in. Internal. */
+export interface ResolvedImageOptions {
+  readonly input: ImageInputKind;
+  readonly inputPath: string;
+  readonly images: string;
+  readonly classNames: readonly string[] | undefined;
+  readonly labelBase: number;
+  readonly extensions: readonly string[];
+  readonly decode: boolean;
+  readonly resize: { readonly width: number; readonly height: number; readonly fit: ResizeFit } | undefined;
+  readonly channels: 'rgb' | 'grayscale' | undefined;
+  readonly format: OutputFormat | undefined;
+  readonly quality: number;
+  readonly raw: boolean;
+  readonly autoOrient: boolean;
+  readonly maxPixels: number;
+  readonly verify: 'structure' | 'decode';
+  readonly invalidBoxes: InvalidBoxPolicy;
+  readonly ignoreDifficult: boolean;
+  readonly concurrency: number;
+  readonly keys: ImageKeys;
+}
+
+const FITS: readonly ResizeFit[] = ['cover', 'contain', 'fill', 'inside'];
+
+/**
+ * Checks every option and fills in defaults.
+ * @throws TfpipeError `INVALID_OPTION` (fatal), naming the option
+ */
+export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageOptions {
+  const inputs = (['folder', 'list', 'coco', 'voc'] as const).filter((name) => options[name] !== undefined);
+  if (inputs.length !== 1)
+    fail(
+      `give exactly one of folder, list, coco, voc (got ${inputs.length === 0 ? 'none' : inputs.join(', ')})`,
+    );
+  const input = inputs[0]!;
+  const inputPath = options[input]!;
+  if (typeof inputPath !== 'string' || inputPath === '') fail(`${input} must be a non-empty path`);
+  if (options.images !== undefined && (typeof options.images !== 'string' || options.images === ''))
+    fail('images must be a non-empty path');
+  const images = path.resolve(
+    options.images ??
+      (input === 'folder'
+        ? inputPath
+        : input === 'voc'
+          ? path.join(inputPath, '..', 'JPEGImages')
+          : path.dirname(inputPath)),
+  );
+  if (options.classNames !== undefined) {
+    const names = options.classNames;
+    if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || name === ''))
+      fail('classNames must be non-empty strings');
+    if (new Set(names).size !== names.length) fail('classNames has duplicates');
+  }
+  const labelBase = options.labelBase ?? (input === 'voc' ? 1 : 0);
+  if (!Number.isSafeInteger(labelBase) || labelBase < 0)
+    fail(`labelBase must be a non-negative integer, got ${String(labelBase)}`);
+  const resize = options.resize;
+  if (resize !== undefined) {
+    for (const side of ['width', 'height'] as const) {
+      if (!Number.isSafeInteger(resize[side]) || resize[side] < 1 || resize[side] > 16383) {
+        fail(`resize.${side} must be an integer from 1 to 16383 pixels, got ${String(resize[side])}`);
+      }
+    }
+    if (resize.fit !== undefined && !FITS.includes(resize.fit))
+      fail(`resize.fit must be one of ${FITS.join(', ')}, got ${String(resize.fit)}`);
+  }
+  if (options.channels !== undefined && options.channels !== 'rgb' && options.channels !== 'grayscale')
+    fail(`channels must be 'rgb' or 'grayscale'`);
+  if (options.format !== undefined && !['jpeg', 'png', 'webp'].includes(options.format))
+    fail(`format must be 'jpeg', 'png' or 'webp'`);
+  if (options.format !== undefined && options.raw === true) fail('format and raw exclude each other');
+  const quality = options.quality ?? 90;
+  if (!Number.isSafeInteger(quality) || quality < 1 || quality > 100)
+    fail(`quality must be an integer from 1 to 100, got ${String(quality)}`);
+  const maxPixels = options.maxPixels ?? 268_402_689;
+  if (!Number.isSafeInteger(maxPixels) || maxPixels < 1) fail(`maxPixels must be a positive integer`);
+  const concurrency = options.concurrency ?? availableParallelism();
+  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
+    fail(`concurrency must be a positive integer, got ${String(concurrency)}`);
+  const verify = options.verify ?? 'structure';
+  if (verify !== 'structure' && verify !== 'decode') fail(`verify must be 'structure' or 'decode'`);
+  const invalidBoxes = options.invalidBoxes ?? 'error';
+  if (invalidBoxes !== 'error' && invalidBoxes !== 'drop') fail(`invalidBoxes must be 'error' or 'drop'`);
+  const extensions = (options.extensions ?? ['.jpg', '.jpeg', '.png', '.webp', '.gif', '.bmp']).map(
+    (extension) => extension.toLowerCase(),
+  );
+  const decode =
+    options.resize !== undefined ||
+    options.channels !== undefined ||
+    options.format !== undefined ||
+    options.quality !== undefined ||
+    options.raw === true ||
+    options.autoOrient === true;
+  return {
+    input,
+    inputPath: path.resolve(inputPath),
+    images,
+    classNames: options.classNames,
+    labelBase,
+    extensions,
+    decode,
+    resize:
+      resize === undefined
+        ? undefined
+        : { width: resize.width, height: resize.height, fit: resize.fit ?? 'cover' },
+    channels: options.channels,
+    format: options.format,
+    quality,
+    raw: options.raw === true,
+    autoOrient: decode && options.autoOrient !== false,
+    maxPixels,
+    verify,
+    invalidBoxes,
+    ignoreDifficult: options.ignoreDifficult === true,
+    concurrency,
+    keys: resolveImageKeys(options.keys),
+  };
+}
+
+function fail(message: string): never {
+  throw new TfpipeError('INVALID_OPTION', message, { stage: 'imageSource', fatal: true });
+}

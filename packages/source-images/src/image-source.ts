@@ -1,0 +1,158 @@
+import { attachReport, RecordErrorPolicy, TfpipeError, withPosition } from '@tfpipe/core';
+import type { Position, Reporter, StageReport } from '@tfpipe/core';
+import { readClassFolders } from './inputs/class-folder.js';
+import { readCoco } from './inputs/coco.js';
+import { readImageList } from './inputs/image-list.js';
+import type { ImageInput, ImageTask, LabelMap } from './inputs/image-task.js';
+import { readPascalVoc } from './inputs/pascal-voc.js';
+import { buildImageRecord, type ImageRecord } from './image-record.js';
+import {
+  resolveImageOptions,
+  type ImageSourceOptions,
+  type ResolvedImageOptions,
+} from './image-source-options.js';
+import { processImage, type ProcessedImage } from './processing/process-image.js';
+
+/** The `details` of the image source's report. */
+export interface ImageSourceDetails {
+  /** `folder`, `list`, `coco` or `voc`. */
+  readonly input: string;
+  /** `keep` (original bytes) or `decode`. */
+  readonly mode: 'keep' | 'decode';
+  /** Classes by id, when the input defines them (write it with `writeLabelMap`). */
+  readonly labelMap?: LabelMap;
+  /** Images listed by the input. */
+  readonly images: number;
+  /** Annotated objects dropped under `invalidBoxes: 'drop'`. */
+  readonly droppedObjects: number;
+}
+
+/**
+ * A stream of image records from a class-folder tree, a list file, a COCO file or Pascal VOC XML.
+ * Up to `concurrency` images are read and processed at once, never more than that ahead of what the
+ * consumer has pulled, and records come out in input order. Annotation files and directory listings
+ * are read (whole) on the first pull; a missing or unreadable input is a fatal error, a bad image or
+ * annotation a record error under `onError`.
+ *
+ * The stream reports `{ stage: 'imageSource', records, skipped, skippedErrors, bytes, details }`,
+ * `details` being {@link ImageSourceDetails} (with the label map).
+ *
+ * @throws TfpipeError `INVALID_OPTION` at once for bad options
+ */
+export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRecord> & Reporter {
+  const resolved = resolveImageOptions(options);
+  const policy = new RecordErrorPolicy(options);
+  let input: ImageInput | undefined;
+  const inFlight: Promise<ProcessedImage>[] = [];
+  let next = 0; // index of the next task to start
+  let delivered = 0; // tasks handed out or skipped
+  let records = 0;
+  let bytesRead = 0;
+  let droppedObjects = 0;
+  let cancelled = false;
+
+  const positionOf = (task: ImageTask, recordIndex: number): Position => ({
+    file: task.path,
+    recordIndex,
+    ...(task.annotation === undefined ? {} : { annotation: task.annotation }),
+    ...(task.line === undefined ? {} : { line: task.line }),
+  });
+  const start = (tasks: readonly ImageTask[]): void => {
+    while (next < tasks.length && inFlight.length < resolved.concurrency) {
+      const task = tasks[next]!;
+      const promise = processImage(task, resolved, positionOf(task, next));
+      promise.catch(() => undefined); // handled when its turn comes; avoids an unhandled rejection meanwhile
+      inFlight.push(promise);
+      next++;
+    }
+  };
+
+  const stream = new ReadableStream<ImageRecord>(
+    {
+      async pull(controller) {
+        input ??= await readInput(resolved);
+        const tasks = input.tasks;
+        while (!cancelled) {
+          start(tasks);
+          const head = inFlight.shift();
+          if (head === undefined) {
+            controller.close();
+            return;
+          }
+          const task = tasks[delivered]!;
+          const recordIndex = delivered++;
+          try {
+            const image = await head;
+            bytesRead += image.bytesRead;
+            droppedObjects += image.droppedObjects;
+            const row = withPosition(
+              buildImageRecord(task, image, resolved.keys),
+              positionOf(task, recordIndex),
+            );
+            records++;
+            start(tasks);
+            controller.enqueue(row);
+            return;
+          } catch (error) {
+            policy.handle(toTfpipeError(error, positionOf(task, recordIndex)));
+          }
+        }
+      },
+      cancel() {
+        cancelled = true;
+        inFlight.length = 0;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+
+  const report = (): StageReport => {
+    const details: ImageSourceDetails = {
+      input: resolved.input,
+      mode: resolved.decode ? 'decode' : 'keep',
+      images: input?.tasks.length ?? 0,
+      droppedObjects: droppedObjects + (input?.droppedObjects ?? 0),
+      ...(input?.labelMap === undefined ? {} : { labelMap: input.labelMap }),
+    };
+    return {
+      stage: 'imageSource',
+      records,
+      skipped: policy.skipped,
+      skippedErrors: policy.errors,
+      bytes: bytesRead,
+      details: details as unknown as Record<string, unknown>,
+    };
+  };
+  return attachReport(stream, report);
+}
+
+function readInput(options: ResolvedImageOptions): Promise<ImageInput> {
+  const { classNames, labelBase } = options;
+  switch (options.input) {
+    case 'folder':
+      return readClassFolders(options.inputPath, { extensions: options.extensions, classNames, labelBase });
+    case 'list':
+      return readImageList(options.inputPath, { root: options.images, classNames, labelBase });
+    case 'coco':
+      return readCoco(options.inputPath, options.images);
+    case 'voc':
+      return readPascalVoc(options.inputPath, {
+        images: options.images,
+        classNames,
+        labelBase,
+        ignoreDifficult: options.ignoreDifficult,
+      });
+  }
+}
+
+function toTfpipeError(error: unknown, position: Position): unknown {
+  if (TfpipeError.is(error)) return error.withPosition(position);
+  // A failure we did not foresee is still reported with where it happened, but never skipped.
+  return new TfpipeError('INTERNAL', 'unexpected error while loading an image', {
+    stage: 'imageSource',
+    position,
+    cause: error,
+    fatal: true,
+    reason: error instanceof Error ? error.message : String(error),
+  });
+}

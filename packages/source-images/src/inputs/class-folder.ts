@@ -1,0 +1,100 @@
+import { readdir, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { TfpipeError } from '@tfpipe/core';
+import { compareNames, labelMapFromNames } from '../label-map.js';
+import type { ImageInput, ImageTask } from './image-task.js';
+import { inputError } from './read-input-file.js';
+
+/** What {@link readClassFolders} needs. */
+export interface ClassFolderOptions {
+  /** File extensions (lowercase, with the dot) that count as images. */
+  readonly extensions: readonly string[];
+  /** Fixed class order; classes not listed are an error. Default: the sorted folder names. */
+  readonly classNames: readonly string[] | undefined;
+  /** The id of the first class. */
+  readonly labelBase: number;
+}
+
+/**
+ * A `root/<class>/<file>` tree, as Keras `image_dataset_from_directory` and torchvision `ImageFolder`
+ * read it: each sub-directory is a class, ids follow the class names sorted by UTF-8 bytes (Python's
+ * `sorted()`), files inside a class (also in nested folders) are taken in the same order. Hidden
+ * entries (`.name`) and files directly under the root are ignored.
+ * @throws TfpipeError fatal `INPUT_NOT_FOUND`/`IO` when the root cannot be read, `INVALID_OPTION`
+ * when `classNames` disagrees with the folders
+ */
+export async function readClassFolders(root: string, options: ClassFolderOptions): Promise<ImageInput> {
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch (error) {
+    throw inputError(error, root);
+  }
+  const folders: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    if (entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path.join(root, entry.name))))) {
+      folders.push(entry.name);
+    }
+  }
+  folders.sort(compareNames);
+  const names = options.classNames ?? folders;
+  if (options.classNames !== undefined) {
+    const unknown = folders.filter((folder) => !options.classNames!.includes(folder));
+    if (unknown.length > 0) {
+      throw new TfpipeError('INVALID_OPTION', `class folders ${unknown.join(', ')} are not in classNames`, {
+        stage: 'imageSource',
+        position: { file: root },
+        fatal: true,
+      });
+    }
+  }
+  const labelMap = labelMapFromNames(names, options.labelBase);
+  const tasks: ImageTask[] = [];
+  for (const entry of labelMap) {
+    if (!folders.includes(entry.name)) continue;
+    for (const relative of await listImages(root, entry.name, options.extensions)) {
+      tasks.push({
+        path: path.join(root, relative),
+        root,
+        filename: relative.split(path.sep).join('/'),
+        sourceId: relative.split(path.sep).join('/'),
+        label: { id: entry.id, text: entry.name },
+      });
+    }
+  }
+  return { tasks, labelMap };
+}
+
+async function listImages(root: string, folder: string, extensions: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  let entries;
+  try {
+    entries = await readdir(path.join(root, folder), { withFileTypes: true });
+  } catch (error) {
+    throw inputError(error, path.join(root, folder));
+  }
+  entries.sort((left, right) => compareNames(left.name, right.name));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const relative = path.join(folder, entry.name);
+    if (entry.isDirectory()) {
+      found.push(...(await listImages(root, relative, extensions)));
+    } else if (
+      (entry.isFile() || entry.isSymbolicLink()) &&
+      extensions.includes(path.extname(entry.name).toLowerCase())
+    ) {
+      // Symlinks are kept here and checked against the root when the image is opened (PATH_ESCAPE).
+      found.push(relative);
+    }
+  }
+  return found;
+}
+
+async function isDirectory(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { TfpipeError } from '@tfpipe/core';
+import type { Position } from '@tfpipe/core';
+import type { Metadata, Sharp } from 'sharp';
+import type { ImageTask } from '../inputs/image-task.js';
+import { realpathInside } from '../inputs/safe-path.js';
+import type { ResolvedImageOptions } from '../image-source-options.js';
+import { loadSharp } from '../load-sharp.js';
+import { sniffImageFormat, truncationReason, type ImageFormat } from './sniff-image-format.js';
+import { placeObjects, type PlacedObject } from './place-objects.js';
+import type { Size } from './box-transform.js';
+
+/** One loaded image, ready to become a row. */
+export interface ProcessedImage {
+  readonly encoded: Uint8Array;
+  readonly format: ImageFormat | 'raw';
+  readonly size: Size;
+  readonly channels: number;
+  readonly objects: readonly PlacedObject[] | undefined;
+  /** Bytes read from disk. */
+  readonly bytesRead: number;
+  /** Objects dropped under `invalidBoxes: 'drop'`. */
+  readonly droppedObjects: number;
+}
+
+/**
+ * Reads one image (inside its root), checks it and, when asked, decodes, orients, resizes, converts
+ * and re-encodes it with sharp; then places its annotated boxes on the result.
+ * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, `IMAGE_DECODE`, `IMAGE_UNSUPPORTED`,
+ * `IMAGE_TOO_LARGE`, `IMAGE_ANNOTATION`, `IMAGE_BOX`, all carrying `position`
+ */
+export async function processImage(
+  task: ImageTask,
+  options: ResolvedImageOptions,
+  position: Position,
+): Promise<ProcessedImage> {
+  if (task.error !== undefined) throw task.error.withPosition(position);
+  const real = await realpathInside(task.root, task.path, position);
+  let data: Uint8Array;
+  try {
+    data = await readFile(real);
+  } catch (error) {
+    throw new TfpipeError('INPUT_NOT_FOUND', 'cannot read the image', {
+      stage: 'imageSource',
+      position,
+      cause: error,
+      reason: (error as Error).message,
+    });
+  }
+  const fail = (
+    code: 'IMAGE_DECODE' | 'IMAGE_UNSUPPORTED' | 'IMAGE_TOO_LARGE',
+    detail: string,
+    reason?: string,
+    cause?: unknown,
+  ): TfpipeError =>
+    new TfpipeError(code, detail, {
+      stage: 'imageSource',
+      position,
+      ...(reason === undefined ? {} : { reason }),
+      cause,
+    });
+  if (data.length === 0) throw fail('IMAGE_DECODE', 'empty image file', 'the file has 0 bytes');
+  const sniffed = sniffImageFormat(data);
+  if (sniffed === undefined) {
+    const head = [...data.subarray(0, 8)].map((byte) => byte.toString(16).padStart(2, '0')).join(' ');
+    throw fail(
+      'IMAGE_UNSUPPORTED',
+      'not an image',
+      `the content is not JPEG, PNG, WebP or GIF (starts ${head})`,
+    );
+  }
+  if (sniffed !== 'jpeg' && sniffed !== 'png' && sniffed !== 'webp' && sniffed !== 'gif') {
+    throw fail(
+      'IMAGE_UNSUPPORTED',
+      `unsupported image format ${sniffed}`,
+      'JPEG, PNG, WebP and GIF are read',
+    );
+  }
+  const sharp = await loadSharp();
+  const input = { limitInputPixels: options.maxPixels };
+  let metadata: Metadata;
+  try {
+    // Header only, so no pixel limit here: the check below names the size (sharp's error would not).
+    metadata = await sharp(data, { limitInputPixels: false }).metadata();
+  } catch (error) {
+    throw fail('IMAGE_DECODE', `corrupt ${sniffed} image`, (error as Error).message, error);
+  }
+  const stored = { width: metadata.width, height: metadata.height };
+  if (stored.width * stored.height > options.maxPixels) {
+    throw fail(
+      'IMAGE_TOO_LARGE',
+      `image of ${stored.width}x${stored.height} pixels`,
+      `more than maxPixels (${options.maxPixels})`,
+    );
+  }
+  const orientation = metadata.orientation ?? 1;
+  let result: Omit<ProcessedImage, 'objects' | 'droppedObjects'>;
+  if (!options.decode) {
+    const truncated = truncationReason(sniffed, data);
+    if (truncated !== undefined) throw fail('IMAGE_DECODE', `corrupt ${sniffed} image`, truncated);
+    if (options.verify === 'decode') await run(sharp(data, input).raw().toBuffer(), fail, sniffed);
+    result = {
+      encoded: data,
+      format: sniffed,
+      size: stored,
+      channels: metadata.channels,
+      bytesRead: data.length,
+    };
+  } else {
+    const output = await run(
+      pipeline(sharp(data, input), options, sniffed).toBuffer({ resolveWithObject: true }),
+      fail,
+      sniffed,
+    );
+    const format = options.raw ? 'raw' : (options.format ?? defaultFormat(sniffed));
+    result = {
+      encoded: output.data,
+      format,
+      size: { width: output.info.width, height: output.info.height },
+      // WebP stores only RGB or RGBA: a grey image decodes with 3 channels.
+      channels: format === 'webp' ? (output.info.channels % 2 === 0 ? 4 : 3) : output.info.channels,
+      bytesRead: data.length,
+    };
+  }
+  if (task.objects === undefined) return { ...result, objects: undefined, droppedObjects: 0 };
+  const { placed, dropped } = placeObjects(
+    task.objects,
+    task.declaredSize,
+    { stored, orientation, oriented: options.autoOrient, resize: options.resize, output: result.size },
+    options.invalidBoxes,
+    position,
+  );
+  return { ...result, objects: placed, droppedObjects: dropped };
+}
+
+/** Lowercase hex SHA-256, as the TF Object Detection API writes `image/key/sha256`. */
+export function sha256Hex(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function pipeline(image: Sharp, options: ResolvedImageOptions, input: ImageFormat): Sharp {
+  let result = options.autoOrient ? image.autoOrient() : image;
+  if (options.resize !== undefined) result = result.resize(options.resize);
+  if (options.channels === 'grayscale') result = result.removeAlpha().toColourspace('b-w');
+  if (options.channels === 'rgb') result = result.removeAlpha().toColourspace('srgb');
+  if (options.raw) return result.raw();
+  const format = options.format ?? defaultFormat(input);
+  if (format === 'jpeg') return result.jpeg({ quality: options.quality });
+  if (format === 'webp') return result.webp({ quality: options.quality });
+  return result.png();
+}
+
+function defaultFormat(input: ImageFormat): 'jpeg' | 'png' | 'webp' {
+  return input === 'gif' ? 'png' : input;
+}
+
+async function run<T>(
+  promise: Promise<T>,
+  fail: (code: 'IMAGE_DECODE', detail: string, reason?: string, cause?: unknown) => TfpipeError,
+  format: string,
+): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    throw fail('IMAGE_DECODE', `corrupt ${format} image`, (error as Error).message, error);
+  }
+}
