@@ -1,0 +1,342 @@
+import { RecordErrorPolicy, TfpipeError, attachReport, withPosition } from '@tfpipe/core';
+import type { Example, Feature, Positioned, Reporter } from '@tfpipe/core';
+import { compileColumn } from './cell-converter.js';
+import type { CellConverter } from './cell-converter.js';
+import { CsvRecordReader } from './csv-record-reader.js';
+import type { CsvRecord } from './csv-record-reader.js';
+import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
+import { ROW_HIGH_WATER_MARK, RowQueue, csvReaderReport } from './csv-source.js';
+import { resolveCsvSourceOptions } from './csv-source-options.js';
+import type { CsvSourceOptions, ResolvedCsvSourceOptions } from './csv-source-options.js';
+import { CellValueError } from './csv-values.js';
+import type { CsvKind } from './csv-values.js';
+import { SchemaInference } from './schema-inference.js';
+
+/** Options of {@link csvFeatures} and {@link csvToExamples}: every {@link CsvSourceOptions} option, plus: */
+export interface CsvFeaturesOptions extends CsvSourceOptions {
+  /**
+   * Column → kind or spec (the other columns are inferred), or a full schema from `loadSchema` /
+   * a previous run's `details.schema` (then nothing is inferred).
+   * @default every column inferred
+   */
+  readonly schema?: CsvSchemaInput;
+  /**
+   * Data rows sampled to infer kinds; the sampled rows are kept and written, not dropped. `'all'` (or
+   * `Infinity`) reads every file once first, then again to convert: files only, a stream cannot be
+   * read twice. Rows past the sample that do not fit are `CSV_VALUE` record errors.
+   * @default 1000
+   */
+  readonly inferRows?: number | 'all';
+  /** What empty cells become in columns that do not say. @default 'omit' */
+  readonly missing?: CsvMissing;
+  /**
+   * The label column: it must exist, an empty label is a `CSV_VALUE` error (unless its spec sets
+   * `missing`), and string labels get a vocabulary built from the whole input (files only).
+   */
+  readonly label?: string;
+}
+
+/** A row of features: feature name → `Feature`, empty cells left out (or as `missing` says); position attached. */
+export type CsvFeatureRow = Positioned<Record<string, Feature>>;
+
+const STAGE = 'csvFeatures';
+
+function invalid(message: string): TfpipeError {
+  return new TfpipeError('INVALID_OPTION', message, { stage: STAGE, fatal: true });
+}
+
+/**
+ * Reads CSV into typed feature rows: the schema is explicit, loaded, or inferred from the first
+ * `inferRows` rows with TFX's rules (int64 → float → bytes). Cells are converted here, so a bad
+ * value's error names its file, line, CSV column and field. The resolved schema is in the report's
+ * `details.schema` (JSON-serialisable: save it with `saveSchema` and pass it back).
+ */
+export function csvFeatures(options: CsvFeaturesOptions): ReadableStream<CsvFeatureRow> & Reporter {
+  return featureStream(options, STAGE, (features, record) =>
+    withPosition(features, { file: record.file, line: record.line, row: record.row }),
+  );
+}
+
+/**
+ * `csvFeatures` with each row wrapped as a `tf.train.Example` (position attached): the one-call way to
+ * go from CSV to `tfrecordSink`.
+ */
+export function csvToExamples(options: CsvFeaturesOptions): ReadableStream<Positioned<Example>> & Reporter {
+  // `features` is a fresh object per row that nothing else holds, so it is used as is (no copy).
+  return featureStream(options, 'csvToExamples', (features, record) =>
+    withPosition<Example>({ features }, { file: record.file, line: record.line, row: record.row }),
+  );
+}
+
+/**
+ * Infers (or checks and completes) the schema without converting anything: reads the sample (or every
+ * file for `inferRows: 'all'` and built vocabularies), then closes the input.
+ */
+export async function inferCsvSchema(options: CsvFeaturesOptions): Promise<CsvSchema> {
+  const engine = new FeatureEngine(options);
+  try {
+    return await engine.prepare();
+  } finally {
+    await engine.cancel();
+  }
+}
+
+/**
+ * The `buildExamples` spec for rows of {@link csvFeatures}: feature name → kind. The rows already
+ * hold `Feature`s, which the builder passes through; the spec documents the kinds and types the pipeline.
+ */
+export function csvExampleSpec(schema: CsvSchema): Record<string, CsvKind> {
+  const spec: Record<string, CsvKind> = {};
+  for (const [name, column] of Object.entries(schema.columns)) spec[name] = column.kind;
+  return spec;
+}
+
+function featureStream<Out>(
+  options: CsvFeaturesOptions,
+  stage: string,
+  wrap: (features: Record<string, Feature>, record: CsvRecord) => Out,
+): ReadableStream<Out> & Reporter {
+  const engine = new FeatureEngine(options);
+  let pending = new RowQueue<[Record<string, Feature>, CsvRecord]>();
+  const stream = new ReadableStream<Out>(
+    {
+      async pull(controller) {
+        while ((controller.desiredSize ?? 0) > 0) {
+          if (pending.empty) {
+            const batch = await engine.next();
+            if (batch === undefined) {
+              controller.close();
+              return;
+            }
+            pending = new RowQueue(batch);
+          }
+          const [features, record] = pending.shift();
+          engine.written++;
+          controller.enqueue(wrap(features, record));
+        }
+      },
+      cancel: () => engine.cancel(),
+    },
+    { highWaterMark: ROW_HIGH_WATER_MARK },
+  );
+  return attachReport(stream, () => engine.report(stage));
+}
+
+class FeatureEngine {
+  readonly #options: CsvFeaturesOptions;
+  readonly #resolved: ResolvedCsvSourceOptions;
+  readonly #policy: RecordErrorPolicy;
+  readonly #reader: CsvRecordReader;
+  readonly #inferRows: number;
+  #schema: CsvSchema | undefined;
+  #converters: CellConverter[] = [];
+  #names: readonly string[] = [];
+  /** A column is named `__proto__`: assign with defineProperty. */
+  #special = false;
+  #indexes: readonly number[] = [];
+  #buffered: CsvRecord[] = [];
+  #sampled = 0;
+  /** Rows handed to the consumer. */
+  written = 0;
+
+  constructor(options: CsvFeaturesOptions) {
+    this.#options = options;
+    this.#resolved = resolveCsvSourceOptions(options);
+    this.#policy = new RecordErrorPolicy(options);
+    this.#reader = new CsvRecordReader(this.#resolved, this.#policy);
+    const inferRows = options.inferRows ?? 1000;
+    this.#inferRows = inferRows === 'all' ? Infinity : inferRows;
+    if (typeof this.#inferRows !== 'number' || Number.isNaN(this.#inferRows) || this.#inferRows < 0) {
+      throw invalid(`inferRows must be a number ≥ 0 or 'all', got ${JSON.stringify(inferRows)}`);
+    }
+    if (
+      options.missing !== undefined &&
+      !['omit', 'empty', 'default', 'kindless', 'error'].includes(options.missing)
+    ) {
+      throw invalid(
+        `missing must be one of omit, empty, kindless, error (default needs a per-column default)`,
+      );
+    }
+    if (options.label !== undefined && (typeof options.label !== 'string' || options.label === '')) {
+      throw invalid('label must be a column name');
+    }
+    const buildsVocabulary = Object.values(options.schema ?? {}).some(
+      (spec) =>
+        typeof spec === 'object' &&
+        spec !== null &&
+        (spec as { vocabulary?: unknown }).vocabulary === 'build',
+    );
+    if (this.#resolved.stream !== undefined && (this.#inferRows === Infinity || buildsVocabulary)) {
+      throw invalid(
+        `inferRows 'all' and vocabulary 'build' read the input twice, which a stream cannot be; give paths, or a schema`,
+      );
+    }
+  }
+
+  async prepare(): Promise<CsvSchema> {
+    if (this.#schema !== undefined) return this.#schema;
+    const first = await this.#reader.next();
+    const plan = this.#reader.plan;
+    if (plan === undefined)
+      return this.#finish(new SchemaInference({ header: [], indexes: [], names: [] }, undefined, ''));
+    this.#buffered = first ?? [];
+    const inference = new SchemaInference(plan, this.#options.schema, this.#reader.files[0] ?? '');
+    const labelIndex = this.#labelIndex(plan.names);
+    if (inference.needsSample && this.#inferRows === Infinity) {
+      if (labelIndex >= 0 && inference.declared[labelIndex]!.kind === undefined)
+        inference.collect([labelIndex]);
+      inference.collect(this.#buildIndexes(inference));
+      await this.#fullPass(inference);
+    } else if (inference.needsSample) {
+      let batch: CsvRecord[] | undefined = this.#buffered;
+      for (const record of batch.slice(0, this.#inferRows)) inference.add(record);
+      while (inference.rows < this.#inferRows && (batch = await this.#reader.next()) !== undefined) {
+        this.#buffered.push(...batch);
+        for (const record of batch.slice(0, this.#inferRows - inference.rows)) inference.add(record);
+      }
+    }
+    this.#sampled = inference.rows;
+    if (labelIndex >= 0) this.#prepareLabel(inference, labelIndex);
+    const builds = this.#buildIndexes(inference).filter((index) => !inference.collected.has(index));
+    if (builds.length > 0) {
+      if (this.#resolved.stream !== undefined) {
+        throw invalid(
+          `column ${plan.names[builds[0]!]} needs a vocabulary built from the whole input, which a stream cannot give; list it in the schema`,
+        );
+      }
+      inference.collect(builds);
+      await this.#fullPass(inference, true);
+    }
+    return this.#finish(inference);
+  }
+
+  #labelIndex(names: readonly string[]): number {
+    const label = this.#options.label;
+    if (label === undefined) return -1;
+    const index = names.indexOf(label);
+    if (index < 0) {
+      throw new TfpipeError('CSV_HEADER', `the label column ${JSON.stringify(label)} is not in the CSV`, {
+        stage: STAGE,
+        fatal: true,
+        position: { file: this.#reader.files[0] ?? '', field: label },
+        reason: `columns are ${names.join(', ')}`,
+      });
+    }
+    return index;
+  }
+
+  #prepareLabel(inference: SchemaInference, index: number): void {
+    const spec = inference.declared[index]!;
+    const kind = inference.kinds[index];
+    const next = { ...spec, missing: spec.missing ?? 'error' };
+    if ((kind === undefined || kind === 'bytes') && spec.vocabulary === undefined) {
+      Object.assign(next, { vocabulary: 'build', kind: 'int64' });
+      inference.kinds[index] = 'int64';
+    }
+    inference.declared[index] = next;
+  }
+
+  #buildIndexes(inference: SchemaInference): number[] {
+    return inference.declared.flatMap((spec, index) => (spec.vocabulary === 'build' ? [index] : []));
+  }
+
+  /** Reads every file once with a separate reader (its skipped rows are counted by the real pass). */
+  async #fullPass(inference: SchemaInference, collectOnly = false): Promise<void> {
+    const policy = new RecordErrorPolicy({ onError: this.#policy.onError });
+    const reader = new CsvRecordReader({ ...this.#resolved, delimiter: this.#reader.delimiter }, policy);
+    const kinds = [...inference.kinds];
+    let batch: CsvRecord[] | undefined;
+    while ((batch = await reader.next()) !== undefined) for (const record of batch) inference.add(record);
+    if (collectOnly) inference.kinds.splice(0, kinds.length, ...kinds);
+  }
+
+  #finish(inference: SchemaInference): CsvSchema {
+    const schema = inference.schema(this.#options.missing ?? 'omit');
+    this.#schema = schema;
+    this.#names = inference.plan.names;
+    this.#special = this.#names.includes('__proto__');
+    this.#indexes = inference.plan.indexes;
+    this.#converters = this.#names.map((name) => {
+      const column = schema.columns[name]!;
+      return compileColumn({ ...column, missing: column.missing ?? 'omit' });
+    });
+    return schema;
+  }
+
+  async next(): Promise<[Record<string, Feature>, CsvRecord][] | undefined> {
+    await this.prepare();
+    for (;;) {
+      let batch: CsvRecord[] | undefined = this.#buffered;
+      this.#buffered = [];
+      if (batch.length === 0) batch = await this.#reader.next();
+      if (batch === undefined) return undefined;
+      const out: [Record<string, Feature>, CsvRecord][] = [];
+      for (const record of batch) {
+        const features = this.#convert(record);
+        if (features !== undefined) out.push([features, record]);
+      }
+      if (out.length > 0) return out;
+    }
+  }
+
+  #convert(record: CsvRecord): Record<string, Feature> | undefined {
+    const features: Record<string, Feature> = {};
+    const fields = record.fields;
+    const count = this.#converters.length;
+    let index = 0;
+    try {
+      for (; index < count; index++) {
+        const feature = this.#converters[index]!(fields[this.#indexes[index]!]!);
+        if (feature !== undefined) {
+          if (this.#special) define(features, this.#names[index]!, feature);
+          else features[this.#names[index]!] = feature;
+        }
+      }
+      return features;
+    } catch (error) {
+      if (!(error instanceof CellValueError)) throw error;
+      const field = this.#names[index]!;
+      this.#policy.handle(
+        new TfpipeError('CSV_VALUE', `bad ${this.#schema!.columns[field]!.kind} value`, {
+          stage: STAGE,
+          position: {
+            file: record.file,
+            line: record.line,
+            row: record.row,
+            column: this.#indexes[index]! + 1,
+            field,
+          },
+          reason: error.message,
+        }),
+      );
+      return undefined;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await this.#reader.cancel();
+  }
+
+  report(stage: string) {
+    const base = csvReaderReport(stage, this.#reader, this.#policy, {
+      ...(this.#schema === undefined
+        ? {}
+        : { schema: this.#schema, vocabularies: vocabulariesOf(this.#schema) }),
+      inferredFromRows: this.#sampled,
+      ...(this.#options.label === undefined ? {} : { label: this.#options.label }),
+    });
+    return { ...base, records: this.written };
+  }
+}
+
+function define(target: Record<string, Feature>, name: string, value: Feature): void {
+  Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function vocabulariesOf(schema: CsvSchema): Record<string, readonly string[]> {
+  const vocabularies: Record<string, readonly string[]> = {};
+  for (const [name, column] of Object.entries(schema.columns)) {
+    if (Array.isArray(column.vocabulary)) vocabularies[name] = column.vocabulary as readonly string[];
+  }
+  return vocabularies;
+}

@@ -1,0 +1,282 @@
+import { TfpipeError } from '@tfpipe/core';
+import type { RecordErrorPolicy } from '@tfpipe/core';
+import { planColumns, sameHeader } from './column-plan.js';
+import type { ColumnPlan } from './column-plan.js';
+import { CsvParser, UnterminatedQuoteError } from './csv-parser.js';
+import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
+import { detectDelimiter } from './detect-delimiter.js';
+import { ChunkedFileReader, expandPaths } from './file-input.js';
+import { InvalidUtf8Error, Utf8ChunkDecoder } from './utf8-chunk-decoder.js';
+
+/** One data record with the right number of fields, and where it is. */
+export interface CsvRecord {
+  /** Every field of the record, in file order (before keep/drop). */
+  readonly fields: readonly string[];
+  readonly file: string;
+  /** 1-based line of the record's first character. */
+  readonly line: number;
+  /** 0-based data-row index within its file (bad rows count too, so positions stay stable). */
+  readonly row: number;
+}
+
+interface ByteInput {
+  read(): Promise<Uint8Array | undefined>;
+  close(): Promise<void>;
+}
+
+/** Text to gather before auto-detecting the delimiter, unless the input ends first. @default 16 KiB */
+const SNIFF_CHARS = 16 * 1024;
+const STAGE = 'csvSource';
+
+/**
+ * Reads records, file after file, a chunk per call: the engine under `csvSource` and `csvFeatures`.
+ * Header checks, ragged rows and parse errors are handled here; bad records go to `policy`.
+ */
+export class CsvRecordReader {
+  /** Columns and names, known once the first header is read. */
+  plan: ColumnPlan | undefined;
+  /** The delimiter in use (given or detected). */
+  delimiter: string | undefined;
+  /** Files read so far (or being read). */
+  readonly files: string[] = [];
+  /** Bytes read. */
+  bytes = 0;
+  /** Good records returned. */
+  records = 0;
+
+  readonly #options: ResolvedCsvSourceOptions;
+  readonly #policy: RecordErrorPolicy;
+  #queue: string[] | undefined;
+  #firstHeaderFile = '';
+  #input: ByteInput | undefined;
+  #file = '';
+  #decoder = new Utf8ChunkDecoder();
+  #parser: CsvParser | undefined;
+  #sniffed = '';
+  #headerDone = false;
+  #fileRecords = 0;
+  #fileRow = 0;
+  #out: CsvRecord[] = [];
+  #done = false;
+
+  constructor(options: ResolvedCsvSourceOptions, policy: RecordErrorPolicy) {
+    this.#options = options;
+    this.#policy = policy;
+    this.delimiter = options.delimiter;
+  }
+
+  /** The next batch of records (never empty), or undefined when every input is read. */
+  async next(): Promise<CsvRecord[] | undefined> {
+    try {
+      for (;;) {
+        if (this.#out.length > 0) {
+          const batch = this.#out;
+          this.#out = [];
+          this.records += batch.length;
+          return batch;
+        }
+        if (this.#done) return undefined;
+        if (this.#input === undefined && !(await this.#openNext())) {
+          this.#done = true;
+          continue;
+        }
+        const chunk = await this.#input!.read();
+        if (this.#done) return undefined;
+        if (chunk === undefined) {
+          this.#feed(this.#decode(undefined), true);
+          this.#finishFile();
+          await this.#input?.close();
+          this.#input = undefined;
+        } else {
+          this.bytes += chunk.length;
+          this.#feed(this.#decode(chunk), false);
+        }
+      }
+    } catch (error) {
+      await this.cancel();
+      throw error;
+    }
+  }
+
+  /** Stops reading and closes the open file (or cancels the input stream). */
+  async cancel(): Promise<void> {
+    this.#done = true;
+    const input = this.#input;
+    this.#input = undefined;
+    await input?.close();
+  }
+
+  async #openNext(): Promise<boolean> {
+    const { paths, stream } = this.#options;
+    if (this.#queue === undefined) {
+      this.#queue = paths === undefined ? [] : await expandPaths(paths, STAGE);
+      if (stream !== undefined) {
+        const reader = stream.getReader();
+        this.#startFile(this.#options.fileName, {
+          read: async () => {
+            const { done, value } = await reader.read();
+            return done ? undefined : value;
+          },
+          close: () => reader.cancel(),
+        });
+        return true;
+      }
+    }
+    const file = this.#queue.shift();
+    if (file === undefined) return false;
+    const input = await ChunkedFileReader.open(file, STAGE);
+    if (this.#done) {
+      // Cancelled while the file was opening.
+      await input.close();
+      return false;
+    }
+    this.#startFile(file, input);
+    return true;
+  }
+
+  #startFile(file: string, input: ByteInput): void {
+    this.#file = file;
+    this.files.push(file);
+    this.#input = input;
+    this.#decoder = new Utf8ChunkDecoder();
+    this.#parser = undefined;
+    this.#sniffed = '';
+    this.#headerDone = this.#options.header !== true;
+    this.#fileRecords = 0;
+    this.#fileRow = 0;
+  }
+
+  #decode(chunk: Uint8Array | undefined): string {
+    try {
+      return chunk === undefined ? this.#decoder.end() : this.#decoder.decode(chunk);
+    } catch (error) {
+      if (!(error instanceof InvalidUtf8Error)) throw error;
+      throw new TfpipeError('CSV_ENCODING', 'invalid UTF-8', {
+        stage: STAGE,
+        fatal: true,
+        position: { file: this.#file, line: error.line, byteOffset: error.byteOffset },
+        reason: 'the file must be UTF-8; re-export it as UTF-8 (e.g. iconv -f latin1 -t utf-8)',
+      });
+    }
+  }
+
+  #feed(text: string, final: boolean): void {
+    if (this.#parser === undefined) {
+      this.#sniffed += text;
+      if (this.delimiter === undefined) {
+        if (!final && this.#sniffed.length < SNIFF_CHARS) return;
+        this.delimiter = detectDelimiter(this.#sniffed, this.#options.quote, this.#options.comment);
+      }
+      this.#parser = this.#createParser(this.delimiter);
+      text = this.#sniffed;
+      this.#sniffed = '';
+    }
+    try {
+      this.#parser.push(text);
+      if (final) this.#parser.end();
+    } catch (error) {
+      if (!(error instanceof UnterminatedQuoteError)) throw error;
+      throw new TfpipeError('CSV_PARSE', 'unterminated quoted field', {
+        stage: STAGE,
+        fatal: true,
+        position: { file: this.#file, line: error.line, column: error.column },
+        reason: 'the quote opened here is never closed before the end of the file',
+      });
+    }
+  }
+
+  #createParser(delimiter: string): CsvParser {
+    const { quote, escape, comment, skipEmptyLines } = this.#options;
+    return new CsvParser(
+      { delimiter, quote, escape, comment, skipEmptyLines },
+      {
+        record: (fields, line) => this.#record(fields, line),
+        malformed: (line, column, reason) => {
+          this.#fileRecords++;
+          const row = this.#fileRow++;
+          this.#policy.handle(
+            new TfpipeError('CSV_PARSE', 'malformed record', {
+              stage: STAGE,
+              position: { file: this.#file, line, column, row },
+              reason,
+            }),
+          );
+        },
+      },
+    );
+  }
+
+  #record(fields: string[], line: number): void {
+    this.#fileRecords++;
+    if (!this.#headerDone) {
+      this.#headerDone = true;
+      this.#header(fields, line);
+      return;
+    }
+    if (this.plan === undefined) {
+      const header = this.#options.header;
+      const names =
+        header === false ? fields.map((_, index) => `column${index + 1}`) : (header as readonly string[]);
+      this.plan = planColumns(names, this.#options.columns, this.#file, line);
+      this.#firstHeaderFile = this.#file;
+    }
+    const row = this.#fileRow++;
+    const expected = this.plan.header.length;
+    if (fields.length !== expected) {
+      const tooMany = fields.length > expected;
+      this.#policy.handle(
+        new TfpipeError('CSV_ROW_LENGTH', `row has ${fields.length} fields, expected ${expected}`, {
+          stage: STAGE,
+          position: { file: this.#file, line, row, column: tooMany ? expected + 1 : fields.length + 1 },
+          reason: tooMany ? 'extra fields from this column on' : 'fields missing from this column on',
+        }),
+      );
+      return;
+    }
+    this.#out.push({ fields, file: this.#file, line, row });
+  }
+
+  #header(fields: string[], line: number): void {
+    if (this.plan === undefined) {
+      this.plan = planColumns(fields, this.#options.columns, this.#file, line);
+      this.#firstHeaderFile = this.#file;
+      return;
+    }
+    // Checked before the duplicate check of planColumns would run, so say which files differ.
+    if (!sameHeader(this.plan.header, fields)) {
+      throw new TfpipeError('CSV_HEADER', `header differs from the header of ${this.#firstHeaderFile}`, {
+        stage: STAGE,
+        fatal: true,
+        position: { file: this.#file, line, column: firstDifference(this.plan.header, fields) + 1 },
+        reason: `${this.#firstHeaderFile}: ${this.plan.header.join(',')} | ${this.#file}: ${fields.join(',')}`,
+      });
+    }
+  }
+
+  #finishFile(): void {
+    if (this.#options.allowEmpty) return;
+    const headerRows = this.#options.header === true ? 1 : 0;
+    if (this.#fileRecords === 0) {
+      throw new TfpipeError('CSV_EMPTY', 'the file is empty', {
+        stage: STAGE,
+        fatal: true,
+        position: { file: this.#file, line: 1, column: 1 },
+        reason: 'pass allowEmpty: true to accept empty files',
+      });
+    }
+    if (this.#fileRecords === headerRows) {
+      throw new TfpipeError('CSV_EMPTY', 'the file has a header but no data rows', {
+        stage: STAGE,
+        fatal: true,
+        position: { file: this.#file, line: this.#parser?.line ?? 2, column: 1 },
+        reason: 'pass allowEmpty: true to accept header-only files',
+      });
+    }
+  }
+}
+
+function firstDifference(a: readonly string[], b: readonly string[]): number {
+  let index = 0;
+  while (index < a.length && index < b.length && a[index] === b[index]) index++;
+  return index;
+}

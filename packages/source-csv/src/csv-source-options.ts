@@ -1,0 +1,142 @@
+import { TfpipeError } from '@tfpipe/core';
+import type { RecordErrorOptions } from '@tfpipe/core';
+
+/** Renames, drops or keeps columns. Names refer to the header (or to `header` names when given). */
+export interface CsvColumnsOptions {
+  /** Old name → new name (the feature name). Applied after `keep`/`drop`. @default {} */
+  readonly rename?: Readonly<Record<string, string>>;
+  /** Columns left out of every row. @default [] */
+  readonly drop?: readonly string[];
+  /** When given, only these columns are kept (in file order). @default every column */
+  readonly keep?: readonly string[];
+}
+
+/** Options of {@link csvSource}. Exactly one of `path`, `paths` and `stream` is required. */
+export interface CsvSourceOptions extends RecordErrorOptions {
+  /** One file, or a glob pattern (`data/*.csv`, `data/**\/part-?.csv`, `{a,b}.csv`). */
+  readonly path?: string;
+  /** Several files and/or glob patterns, read in order (matches of a pattern sorted by name). All must share the same header. */
+  readonly paths?: readonly string[];
+  /** UTF-8 bytes from anywhere (fetch, stdin …). Cannot be read twice, so two-pass features reject it. */
+  readonly stream?: ReadableStream<Uint8Array>;
+  /** The name used for `stream` input in positions and messages. @default '<stream>' */
+  readonly fileName?: string;
+  /** One character between fields. @default auto-detected among `,` `;` tab `|` from the first 10 lines */
+  readonly delimiter?: string;
+  /** One character around fields that contain delimiters, quotes or newlines. @default '"' */
+  readonly quote?: string;
+  /** One character escaping a quote inside a quoted field; equal to `quote` means RFC 4180 `""`. @default quote */
+  readonly escape?: string;
+  /**
+   * `true`: the first record names the columns. `false`: no header; columns are named `column1`,
+   * `column2` … `string[]`: no header row in the file; these are the names.
+   * @default true
+   */
+  readonly header?: boolean | readonly string[];
+  /** Lines starting with this prefix are skipped (only at the start of a record). @default none */
+  readonly comment?: string;
+  /** Lines with no characters at all are skipped instead of read as a one-empty-field row. @default true */
+  readonly skipEmptyLines?: boolean;
+  /** The only encoding: UTF-8, with a leading BOM removed; invalid bytes are a `CSV_ENCODING` error. @default 'utf-8' */
+  readonly encoding?: 'utf-8';
+  /** Rename, drop or keep columns. @default every column under its header name */
+  readonly columns?: CsvColumnsOptions;
+  /**
+   * An empty file or a header-only file yields zero rows instead of a `CSV_EMPTY` error.
+   * @default false
+   */
+  readonly allowEmpty?: boolean;
+}
+
+/** Options after checking, with defaults applied. */
+export interface ResolvedCsvSourceOptions {
+  readonly paths: readonly string[] | undefined;
+  readonly stream: ReadableStream<Uint8Array> | undefined;
+  readonly fileName: string;
+  readonly delimiter: string | undefined;
+  readonly quote: string;
+  readonly escape: string;
+  readonly header: boolean | readonly string[];
+  readonly comment: string | undefined;
+  readonly skipEmptyLines: boolean;
+  readonly columns: CsvColumnsOptions;
+  readonly allowEmpty: boolean;
+}
+
+const STAGE = 'csvSource';
+
+function invalid(option: string, message: string): TfpipeError {
+  return new TfpipeError('INVALID_OPTION', `csvSource option ${option} ${message}`, {
+    stage: STAGE,
+    fatal: true,
+  });
+}
+
+function checkCharacter(option: string, value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length !== 1 || value === '\n' || value === '\r') {
+    throw invalid(option, `must be one character other than a newline, got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function checkNames(option: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw invalid(option, 'must be an array of strings');
+  }
+  return value;
+}
+
+/** Checks options when the factory is called. @throws TfpipeError `INVALID_OPTION` */
+export function resolveCsvSourceOptions(options: CsvSourceOptions): ResolvedCsvSourceOptions {
+  if (typeof options !== 'object' || options === null) throw invalid('(options)', 'must be an object');
+  const inputs = [options.path, options.paths, options.stream].filter((input) => input !== undefined);
+  if (inputs.length !== 1) throw invalid('path/paths/stream', 'must be given, exactly one of them');
+  if (options.path !== undefined && (typeof options.path !== 'string' || options.path === '')) {
+    throw invalid('path', 'must be a non-empty string');
+  }
+  const paths = options.path !== undefined ? [options.path] : checkNames('paths', options.paths);
+  if (paths?.length === 0) throw invalid('paths', 'must not be empty');
+  if (options.stream !== undefined && typeof options.stream.getReader !== 'function') {
+    throw invalid('stream', 'must be a ReadableStream of bytes');
+  }
+  const delimiter = checkCharacter('delimiter', options.delimiter);
+  const quote = checkCharacter('quote', options.quote) ?? '"';
+  const escape = checkCharacter('escape', options.escape) ?? quote;
+  if (delimiter === quote) throw invalid('delimiter', 'must differ from quote');
+  if (options.encoding !== undefined && options.encoding.toLowerCase() !== 'utf-8') {
+    throw invalid('encoding', `must be 'utf-8', got ${JSON.stringify(options.encoding)}`);
+  }
+  const header = options.header ?? true;
+  if (typeof header !== 'boolean') {
+    const names = checkNames('header', header)!;
+    if (new Set(names).size !== names.length) throw invalid('header', 'has a name twice');
+  }
+  if (options.comment !== undefined && (typeof options.comment !== 'string' || options.comment === '')) {
+    throw invalid('comment', 'must be a non-empty string');
+  }
+  const columns = options.columns ?? {};
+  checkNames('columns.drop', columns.drop);
+  checkNames('columns.keep', columns.keep);
+  if (columns.rename !== undefined && (typeof columns.rename !== 'object' || columns.rename === null)) {
+    throw invalid('columns.rename', 'must be an object of old name → new name');
+  }
+  for (const flag of ['skipEmptyLines', 'allowEmpty'] as const) {
+    if (options[flag] !== undefined && typeof options[flag] !== 'boolean')
+      throw invalid(flag, 'must be a boolean');
+  }
+  return {
+    paths,
+    stream: options.stream,
+    fileName: options.fileName ?? '<stream>',
+    delimiter,
+    quote,
+    escape,
+    header,
+    comment: options.comment,
+    skipEmptyLines: options.skipEmptyLines ?? true,
+    columns,
+    allowEmpty: options.allowEmpty ?? false,
+  };
+}

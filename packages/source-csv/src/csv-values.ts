@@ -1,0 +1,87 @@
+/**
+ * Cell text → values, with Python's (and so TFX's) number rules: surrounding whitespace allowed, a
+ * leading `+` or `-`, `_` between digits; floats also take `.5`, `5.`, exponents and
+ * `inf`/`infinity`/`nan` in any case. int64 is exact (`bigint`) over the full range.
+ */
+
+/** A kind of CSV column: the `tf.train.Feature` kinds. */
+export type CsvKind = 'int64' | 'float' | 'bytes';
+
+const SIMPLE_INT = /^-?\d+$/;
+const INT_PATTERN = /^[+-]?\d+(?:_\d+)*$/;
+const FLOAT_PATTERN =
+  /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
+const SPECIAL_FLOAT = /^([+-]?)(inf|infinity|nan)$/i;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Why a cell does not fit its column. */
+export class CellValueError extends Error {}
+
+/** Parses an integer cell; undefined when it is not integer text. Range is not checked. */
+export function parseIntegerText(text: string): bigint | undefined {
+  if (SIMPLE_INT.test(text)) return text.length < 16 ? BigInt(Number(text)) : BigInt(text);
+  let trimmed = text.trim();
+  if (!INT_PATTERN.test(trimmed)) return undefined;
+  if (trimmed.includes('_')) trimmed = trimmed.replaceAll('_', '');
+  return BigInt(trimmed);
+}
+
+/** True when `value` lies in [-2^63, 2^63 - 1]. */
+export function inInt64Range(value: bigint): boolean {
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
+/** Parses an int64 cell exactly. @throws CellValueError */
+export function parseInt64Text(text: string): bigint {
+  const value = parseIntegerText(text);
+  if (value === undefined) throw new CellValueError(`${JSON.stringify(text)} is not an integer`);
+  if (!inInt64Range(value)) throw new CellValueError(`${text.trim()} is outside the int64 range`);
+  return value;
+}
+
+/** Parses a float cell (stored later as float32). @throws CellValueError */
+export function parseFloatText(text: string): number {
+  const value = floatOrUndefined(text);
+  if (value === undefined) throw new CellValueError(`${JSON.stringify(text)} is not a number`);
+  return value;
+}
+
+function floatOrUndefined(text: string): number | undefined {
+  let trimmed = text.trim();
+  if (FLOAT_PATTERN.test(trimmed)) {
+    if (trimmed.includes('_')) trimmed = trimmed.replaceAll('_', '');
+    return Number(trimmed);
+  }
+  const special = SPECIAL_FLOAT.exec(trimmed);
+  if (special === null) return undefined;
+  if (special[2]!.toLowerCase() === 'nan') return Number.NaN;
+  return special[1] === '-' ? -Infinity : Infinity;
+}
+
+/** `true`/`false` (any case, trimmed) or the integers 1/0 → 1n/0n. @throws CellValueError */
+export function parseBooleanText(text: string): bigint {
+  const trimmed = text.trim().toLowerCase();
+  if (trimmed === 'true' || trimmed === '1') return 1n;
+  if (trimmed === 'false' || trimmed === '0') return 0n;
+  throw new CellValueError(`${JSON.stringify(text)} is not a boolean (true/false/1/0)`);
+}
+
+/**
+ * The kind TFX's `_InferValueType` gives one non-empty cell: int64 when it is an integer in range,
+ * bytes when it is an integer beyond int64, float when it parses as a float, bytes otherwise.
+ * (Empty cells are "unknown" and are not passed here.)
+ */
+export function inferTextKind(text: string): CsvKind {
+  const integer = parseIntegerText(text);
+  if (integer !== undefined) return inInt64Range(integer) ? 'int64' : 'bytes';
+  return floatOrUndefined(text) === undefined ? 'bytes' : 'float';
+}
+
+/** The wider of two kinds: int64 < float < bytes. */
+export function widenKind(a: CsvKind | undefined, b: CsvKind): CsvKind {
+  if (a === undefined) return b;
+  return KIND_RANK[a] >= KIND_RANK[b] ? a : b;
+}
+
+const KIND_RANK: Readonly<Record<CsvKind, number>> = { int64: 0, float: 1, bytes: 2 };

@@ -1,0 +1,174 @@
+import { open, readdir, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import * as path from 'node:path';
+import { TfpipeError } from '@tfpipe/core';
+
+/** Bytes read from a file per read call. @default 128 KiB */
+export const READ_CHUNK_BYTES = 128 * 1024;
+
+const GLOB_MAGIC = /[*?[{]/;
+
+/**
+ * Expands `paths` (files or glob patterns: `*`, `?`, `**`, `[abc]`, `{a,b}`) into a sorted list of
+ * files, pattern by pattern in the order given.
+ * @throws TfpipeError `INPUT_NOT_FOUND` when a path does not exist or a pattern matches nothing.
+ */
+export async function expandPaths(paths: readonly string[], stage: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const pattern of paths) {
+    if (!GLOB_MAGIC.test(pattern)) {
+      await assertFile(pattern, stage);
+      files.push(pattern);
+      continue;
+    }
+    const matches = await expandGlob(pattern);
+    if (matches.length === 0) {
+      throw new TfpipeError('INPUT_NOT_FOUND', `no file matches ${JSON.stringify(pattern)}`, {
+        stage,
+        fatal: true,
+      });
+    }
+    files.push(...matches);
+  }
+  return files;
+}
+
+async function assertFile(file: string, stage: string): Promise<void> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) {
+      throw new TfpipeError('INPUT_NOT_FILE', 'not a regular file', {
+        stage,
+        position: { file },
+        fatal: true,
+      });
+    }
+  } catch (error) {
+    if (TfpipeError.is(error)) throw error;
+    throw new TfpipeError('INPUT_NOT_FOUND', 'cannot open input', {
+      stage,
+      position: { file },
+      fatal: true,
+      cause: error,
+    });
+  }
+}
+
+async function expandGlob(pattern: string): Promise<string[]> {
+  const normalized = pattern.split(path.sep).join('/');
+  const segments = normalized.split('/');
+  const firstMagic = segments.findIndex((segment) => GLOB_MAGIC.test(segment));
+  const base = segments.slice(0, firstMagic).join('/') || (normalized.startsWith('/') ? '/' : '.');
+  const rest = segments.slice(firstMagic).join('/');
+  const matcher = globToRegExp(rest);
+  let entries: string[];
+  try {
+    entries = await readdir(base, { recursive: rest.includes('**') || rest.includes('/') });
+  } catch {
+    return [];
+  }
+  const matches: string[] = [];
+  for (const entry of entries.map((item) => item.split(path.sep).join('/')).sort()) {
+    if (!matcher.test(entry)) continue;
+    const file = base === '.' && !normalized.startsWith('./') ? entry : `${base.replace(/\/$/, '')}/${entry}`;
+    if ((await stat(file)).isFile()) matches.push(file);
+  }
+  return matches;
+}
+
+/** Translates a glob (relative part, `/`-separated) to an anchored RegExp. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (let index = 0; index < glob.length; index++) {
+    const char = glob[index]!;
+    if (char === '*') {
+      if (glob[index + 1] === '*') {
+        const slash = glob[index + 2] === '/';
+        source += slash ? '(?:.*/)?' : '.*';
+        index += slash ? 2 : 1;
+      } else source += '[^/]*';
+    } else if (char === '?') source += '[^/]';
+    else if (char === '[') {
+      const close = glob.indexOf(']', index + 1);
+      if (close < 0) source += '\\[';
+      else {
+        source += `[${glob
+          .slice(index + 1, close)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
+        index = close;
+      }
+    } else if (char === '{') {
+      const close = glob.indexOf('}', index + 1);
+      if (close < 0) source += '\\{';
+      else {
+        const options = glob
+          .slice(index + 1, close)
+          .split(',')
+          .map((option) => option.replace(/[.+^$()|\\]/g, '\\$&'));
+        source += `(?:${options.join('|')})`;
+        index = close;
+      }
+    } else source += char.replace(/[.+^$()|\\\]}]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * Reads a file chunk by chunk through one FileHandle; `close` is idempotent. One chunk is read ahead
+ * while the previous one is parsed, so disk and CPU overlap (at most two chunks in memory).
+ */
+export class ChunkedFileReader {
+  #handle: FileHandle | undefined;
+  #position = 0;
+  #ahead: Promise<Uint8Array | undefined> | undefined;
+
+  private constructor(handle: FileHandle) {
+    this.#handle = handle;
+  }
+
+  /** Opens `file`. @throws TfpipeError `INPUT_NOT_FOUND` */
+  static async open(file: string, stage: string): Promise<ChunkedFileReader> {
+    try {
+      return new ChunkedFileReader(await open(file, 'r'));
+    } catch (error) {
+      throw new TfpipeError('INPUT_NOT_FOUND', 'cannot open input', {
+        stage,
+        position: { file },
+        fatal: true,
+        cause: error,
+      });
+    }
+  }
+
+  /** The next chunk, or undefined at the end of the file (the handle is then closed). */
+  async read(): Promise<Uint8Array | undefined> {
+    const chunk = await (this.#ahead ?? this.#readChunk());
+    this.#ahead = chunk === undefined ? undefined : this.#readChunk();
+    // A rejected read-ahead is reported by the next read(), not as an unhandled rejection.
+    this.#ahead?.catch(() => undefined);
+    if (chunk === undefined) await this.close();
+    return chunk;
+  }
+
+  async #readChunk(): Promise<Uint8Array | undefined> {
+    const handle = this.#handle;
+    if (handle === undefined) return undefined;
+    const buffer = new Uint8Array(READ_CHUNK_BYTES);
+    const position = this.#position;
+    this.#position += READ_CHUNK_BYTES;
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return undefined;
+    return bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+  }
+
+  /** Closes the handle (after any read in flight). */
+  async close(): Promise<void> {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    const ahead = this.#ahead;
+    this.#ahead = undefined;
+    await ahead?.catch(() => undefined);
+    await handle?.close();
+  }
+}

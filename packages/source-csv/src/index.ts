@@ -1,0 +1,22 @@
+/**
+ * @module @tfpipe/source-csv
+ * CSV files to rows and tf.train.Examples: a streaming RFC 4180 parser with exact line numbers,
+ * inferred or explicit schemas (exact int64), vocabularies, and TFX CsvExampleGen-compatible types.
+ */
+export { csvSource } from './csv-source.js';
+export type { CsvRow } from './csv-source.js';
+export type { CsvSourceOptions, CsvColumnsOptions } from './csv-source-options.js';
+export { csvFeatures, csvToExamples, inferCsvSchema, csvExampleSpec } from './csv-features.js';
+export type { CsvFeaturesOptions, CsvFeatureRow } from './csv-features.js';
+export { saveSchema, loadSchema, parseCsvSchema } from './csv-schema.js';
+export type {
+  CsvSchema,
+  CsvSchemaInput,
+  CsvColumnSchema,
+  CsvColumnSchemaInput,
+  CsvMissing,
+} from './csv-schema.js';
+export type { CsvKind } from './csv-values.js';
+export { parseInt64Text, parseFloatText, parseBooleanText, inferTextKind } from './csv-values.js';
+export { saveVocabularies, sortVocabulary, vocabularyFileName } from './vocabulary.js';
+export { detectDelimiter, DETECTABLE_DELIMITERS } from './detect-delimiter.js';

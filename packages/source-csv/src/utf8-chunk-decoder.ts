@@ -1,0 +1,122 @@
+/**
+ * Streaming UTF-8 decoding that fails on invalid bytes (never a U+FFFD in the data) and says where:
+ * the byte offset of the first bad byte and its 1-based line. A character split across two chunks
+ * decodes whole. A leading BOM is removed.
+ */
+
+/** Where the first invalid UTF-8 byte is. */
+export class InvalidUtf8Error extends Error {
+  constructor(
+    /** Byte offset of the first invalid byte (from the start of the input, BOM included). */
+    readonly byteOffset: number,
+    /** 1-based line of that byte. */
+    readonly line: number,
+  ) {
+    super(`invalid UTF-8 at byte ${byteOffset} (line ${line})`);
+  }
+}
+
+/** Decodes chunk after chunk; see the file comment. */
+export class Utf8ChunkDecoder {
+  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  /** Bytes of the previous chunk that may start a character completed by the next chunk. */
+  #tail: Uint8Array = new Uint8Array(0);
+  /** Bytes decoded so far. */
+  #offset = 0;
+  /** Newlines decoded so far. */
+  #newlines = 0;
+
+  /** Decodes one chunk. @throws InvalidUtf8Error */
+  decode(chunk: Uint8Array): string {
+    let text: string;
+    try {
+      text = this.#decoder.decode(chunk, { stream: true });
+    } catch {
+      throw this.#locate(chunk);
+    }
+    this.#account(chunk, text);
+    return text;
+  }
+
+  /** Flushes; a character cut off by the end of the input is an error. @throws InvalidUtf8Error */
+  end(): string {
+    try {
+      return this.#decoder.decode();
+    } catch {
+      throw new InvalidUtf8Error(this.#offset - this.#tail.length, this.#newlines + 1);
+    }
+  }
+
+  #account(chunk: Uint8Array, text: string): void {
+    for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) this.#newlines++;
+    this.#offset += chunk.length;
+    this.#tail = incompleteTail(chunk, this.#tail);
+  }
+
+  /** Finds the first invalid byte in tail + chunk by validating by hand (only on the error path). */
+  #locate(chunk: Uint8Array): InvalidUtf8Error {
+    const tail = this.#tail;
+    const bytes = new Uint8Array(tail.length + chunk.length);
+    bytes.set(tail, 0);
+    bytes.set(chunk, tail.length);
+    const bad = firstInvalid(bytes);
+    let newlines = this.#newlines;
+    for (let index = tail.length; index < bad; index++) if (bytes[index] === 0x0a) newlines++;
+    return new InvalidUtf8Error(this.#offset - tail.length + bad, newlines + 1);
+  }
+}
+
+/** The bytes at the end of `chunk` (with the previous tail) that form an unfinished character. */
+function incompleteTail(chunk: Uint8Array, previous: Uint8Array): Uint8Array {
+  const joined = chunk.length >= 4 ? chunk : concat(previous, chunk);
+  const end = joined.length;
+  for (let back = 1; back <= Math.min(4, end); back++) {
+    const byte = joined[end - back]!;
+    if ((byte & 0xc0) !== 0x80) {
+      const need = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+      return need > back ? joined.slice(end - back) : new Uint8Array(0);
+    }
+  }
+  return new Uint8Array(0);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Index of the first byte that does not belong to a well-formed UTF-8 sequence (bytes.length if none). */
+export function firstInvalid(bytes: Uint8Array): number {
+  let index = 0;
+  while (index < bytes.length) {
+    const byte = bytes[index]!;
+    if (byte < 0x80) {
+      index++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    let max = 0xbf;
+    if (byte >= 0xc2 && byte <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (byte >= 0xe0 && byte <= 0xef) {
+      need = 2;
+      min = byte === 0xe0 ? 0xa0 : 0x80;
+      if (byte === 0xed) max = 0x9f;
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      need = 3;
+      min = byte === 0xf0 ? 0x90 : 0x80;
+      if (byte === 0xf4) max = 0x8f;
+    } else return index;
+    for (let k = 1; k <= need; k++) {
+      const next = bytes[index + k];
+      if (next === undefined) return index;
+      if (k === 1 ? next < min || next > max : (next & 0xc0) !== 0x80) return index;
+    }
+    index += need + 1;
+  }
+  return bytes.length;
+}

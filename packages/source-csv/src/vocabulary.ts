@@ -1,0 +1,54 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { TfpipeError } from '@tfpipe/core';
+import type { CsvSchema } from './csv-schema.js';
+
+/** Sorts values by Unicode code point (the order of their UTF-8 bytes), not by UTF-16 unit. */
+export function sortVocabulary(values: Iterable<string>): string[] {
+  return [...new Set(values)].sort(compareCodePoints);
+}
+
+function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) {
+    const x = a.codePointAt(index)!;
+    const y = b.codePointAt(index)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) index++;
+  }
+  return a.length - b.length;
+}
+
+/** The file name {@link saveVocabularies} uses for a feature: `vocabulary-<feature>.txt`, unsafe characters as `_`. */
+export function vocabularyFileName(feature: string): string {
+  return `vocabulary-${feature.replace(/[^A-Za-z0-9._-]/g, '_')}.txt`;
+}
+
+/**
+ * Writes each vocabulary of `schema` beside the output, one value per line in id order (line 1 is
+ * id 0), UTF-8, as TensorFlow Transform's vocabulary files are: readable with
+ * `tf.lookup.TextFileInitializer` or `StringLookup(vocabulary=path)`.
+ *
+ * @returns the paths written.
+ * @throws TfpipeError `CSV_VALUE` (fatal) when a value contains a newline and so cannot be one line.
+ */
+export async function saveVocabularies(directory: string, schema: CsvSchema): Promise<string[]> {
+  const written: string[] = [];
+  for (const [feature, column] of Object.entries(schema.columns)) {
+    if (!Array.isArray(column.vocabulary)) continue;
+    const values = column.vocabulary as readonly string[];
+    const bad = values.find((value) => value.includes('\n') || value.includes('\r'));
+    if (bad !== undefined) {
+      throw new TfpipeError('CSV_VALUE', `vocabulary value ${JSON.stringify(bad)} contains a newline`, {
+        fatal: true,
+        position: { field: feature },
+        reason: 'a vocabulary file has one value per line',
+      });
+    }
+    await mkdir(directory, { recursive: true });
+    const file = path.join(directory, vocabularyFileName(feature));
+    await writeFile(file, values.map((value) => `${value}\n`).join(''), 'utf8');
+    written.push(file);
+  }
+  return written;
+}
