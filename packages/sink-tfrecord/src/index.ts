@@ -1,0 +1,52 @@
+/**
+ * @module @tfpipe/sink-tfrecord
+ * Write and read TFRecord files in Node: `tfrecordSink` (sharded, gzip/zlib, DALI indexes, manifests,
+ * crash-safe temporary names) and `tfrecordSource` (globs, compression detection, CRC verification,
+ * resynchronisation after corruption), plus everything of the web entry.
+ */
+
+// The web-standard parts (also at '@tfpipe/sink-tfrecord/web')
+export {
+  crc32c,
+  maskCrc,
+  unmaskCrc,
+  maskedCrc32c,
+  frameRecord,
+  frameRecordInto,
+  frameInPlace,
+  writeRecordHeader,
+  FRAME_OVERHEAD,
+  HEADER_BYTES,
+  frameRecords,
+  unframeRecords,
+  detectCompression,
+  decompressTfrecord,
+  readTfrecordStream,
+  DEFAULT_MAX_RECORD_BYTES,
+  MAX_RECORD_BYTES_LIMIT,
+} from './web.js';
+export type {
+  Crc32cFunction,
+  FrameRecordsOptions,
+  UnframeRecordsOptions,
+  DecompressTfrecordOptions,
+  ReadTfrecordStreamOptions,
+  TfRecord,
+  LostRegion,
+  TfrecordCompression,
+} from './web.js';
+
+// Node: native CRC, the sink, the source and helpers
+export { fastCrc32c, nativeCrc32cAvailable, NATIVE_CRC_THRESHOLD } from './native-crc32c.js';
+export { tfrecordSink } from './tfrecord-sink.js';
+export type { TfrecordSinkOptions } from './sink-options.js';
+export type { SinkInput } from './sharded-writer.js';
+export { tfrecordSource } from './tfrecord-source.js';
+export type { TfrecordSourceOptions } from './tfrecord-source.js';
+export { readExamples, countRecords, verifyTfrecord } from './read-examples.js';
+export type { ReadExamplesOptions, ReadTfrecordOptions, VerifyResult } from './read-examples.js';
+export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX } from './manifest.js';
+export type { TfrecordManifest, ManifestShard } from './manifest.js';
+export type { FeatureSummary } from './feature-stats.js';
+export { shardName } from './shard-names.js';
+export { expandPaths } from './expand-paths.js';

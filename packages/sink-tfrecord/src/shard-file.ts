@@ -1,0 +1,169 @@
+import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace } from './frame-record.js';
+import { fastCrc32c } from './native-crc32c.js';
+import { ShardOutput } from './shard-output.js';
+import { releaseTemporary } from './shard-names.js';
+import type { TfrecordCompression } from './tf-record.js';
+
+/** Writes a payload of a known length into `target` at `offset`; returns the end offset. */
+export type PayloadWriter = (target: Uint8Array, offset: number) => number;
+
+/** What one shard needs to know. */
+export interface ShardFileSettings {
+  readonly temporaryPath: string;
+  readonly indexTemporaryPath: string | undefined;
+  readonly compression: TfrecordCompression;
+  readonly level: number;
+  readonly bufferBytes: number;
+  readonly fsync: boolean;
+}
+
+/**
+ * One output file while it is written, under a temporary name. Records are encoded and framed straight
+ * into a large buffer that is written whole; two buffers alternate so that encoding the next chunk
+ * overlaps writing the last one. Nothing appears under a final name before {@link ShardFile.commit}.
+ */
+export class ShardFile {
+  records = 0;
+  /** Framed (uncompressed) bytes, which is also the offset of the next record. */
+  frameBytes = 0;
+  readonly settings: ShardFileSettings;
+  readonly #handle: FileHandle;
+  readonly #output: ShardOutput;
+  #buffer: Uint8Array;
+  #spare: Uint8Array | undefined;
+  #used = 0;
+  #pending: Promise<void> = Promise.resolve();
+  #index: string[] = [];
+  #sha256 = '';
+  #closed = false;
+
+  private constructor(handle: FileHandle, settings: ShardFileSettings) {
+    this.settings = settings;
+    this.#handle = handle;
+    this.#output = new ShardOutput(handle, settings.compression, settings.level);
+    this.#buffer = new Uint8Array(settings.bufferBytes);
+  }
+
+  /** Creates the temporary file (exclusively: it never replaces anything). */
+  static async create(settings: ShardFileSettings): Promise<ShardFile> {
+    const handle = await open(settings.temporaryPath, 'wx');
+    return new ShardFile(handle, settings);
+  }
+
+  /** Bytes on disk so far. */
+  get diskBytes(): number {
+    return this.#output.diskBytes;
+  }
+
+  /** SHA-256 of the file, hex, once finished. */
+  get sha256(): string {
+    return this.#sha256;
+  }
+
+  /**
+   * Frames one payload into the buffer when it fits without a flush: the synchronous fast path.
+   * @returns false (and does nothing) when the caller must use {@link append}.
+   */
+  tryAppend(length: number, writePayload: PayloadWriter): boolean {
+    const frameBytes = length + FRAME_OVERHEAD;
+    if (this.#buffer.length - this.#used < frameBytes) return false;
+    this.#frame(this.#buffer, this.#used, length, writePayload);
+    this.#used += frameBytes;
+    this.#counted(frameBytes);
+    return true;
+  }
+
+  /** Frames one payload of `length` bytes, written by `writePayload` in place. */
+  async append(length: number, writePayload: PayloadWriter): Promise<void> {
+    const frameBytes = length + FRAME_OVERHEAD;
+    if (frameBytes > this.#buffer.length) {
+      await this.#flush();
+      const frame = new Uint8Array(frameBytes);
+      this.#frame(frame, 0, length, writePayload);
+      await this.#pending;
+      await this.#output.write(frame);
+    } else {
+      if (this.#buffer.length - this.#used < frameBytes) await this.#flush();
+      this.#frame(this.#buffer, this.#used, length, writePayload);
+      this.#used += frameBytes;
+    }
+    this.#counted(frameBytes);
+  }
+
+  #counted(frameBytes: number): void {
+    if (this.settings.indexTemporaryPath !== undefined)
+      this.#index.push(`${this.frameBytes} ${frameBytes}\n`);
+    this.records++;
+    this.frameBytes += frameBytes;
+  }
+
+  /** Flushes everything, ends compression, syncs and closes the file (still under its temporary name). */
+  async finish(): Promise<void> {
+    await this.#flush();
+    await this.#pending;
+    await this.#output.finish();
+    this.#sha256 = this.#output.digest();
+    if (this.settings.fsync) await this.#handle.datasync();
+    this.#closed = true;
+    await this.#handle.close();
+    const indexPath = this.settings.indexTemporaryPath;
+    if (indexPath !== undefined) {
+      const index = await open(indexPath, 'wx');
+      try {
+        await index.writeFile(this.#index.join(''));
+        if (this.settings.fsync) await index.datasync();
+      } finally {
+        await index.close();
+      }
+      this.#index = [];
+    }
+  }
+
+  /** Renames the finished file (and its index) to the final names. */
+  async commit(finalPath: string, indexPath: string | undefined): Promise<void> {
+    await rename(this.settings.temporaryPath, finalPath);
+    releaseTemporary(this.settings.temporaryPath);
+    if (this.settings.indexTemporaryPath !== undefined && indexPath !== undefined) {
+      await rename(this.settings.indexTemporaryPath, indexPath);
+      releaseTemporary(this.settings.indexTemporaryPath);
+    }
+  }
+
+  /** Closes the file if open and deletes the temporaries. Never throws. */
+  async discard(): Promise<void> {
+    this.#output.destroy();
+    await this.#pending.catch(() => undefined);
+    if (!this.#closed) {
+      this.#closed = true;
+      await this.#handle.close().catch(() => undefined);
+    }
+    for (const path of [this.settings.temporaryPath, this.settings.indexTemporaryPath]) {
+      if (path === undefined) continue;
+      await unlink(path).catch(() => undefined);
+      releaseTemporary(path);
+    }
+  }
+
+  #frame(target: Uint8Array, offset: number, length: number, writePayload: PayloadWriter): void {
+    const end = writePayload(target, offset + HEADER_BYTES);
+    if (end !== offset + HEADER_BYTES + length) {
+      throw new RangeError(`payload writer wrote ${end - offset - HEADER_BYTES} bytes, expected ${length}`);
+    }
+    frameInPlace(target, offset, length, fastCrc32c);
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#used === 0) return;
+    // The spare buffer's write must finish before it is filled again.
+    await this.#pending;
+    const full = this.#buffer;
+    const write = this.#output.write(full.subarray(0, this.#used));
+    // A rejection surfaces at the next await of #pending; the no-op catch keeps it from going unhandled.
+    write.catch(() => undefined);
+    this.#pending = write;
+    this.#buffer = this.#spare ?? new Uint8Array(full.length);
+    this.#spare = full;
+    this.#used = 0;
+  }
+}

@@ -1,0 +1,87 @@
+import { createHash, type Hash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { createDeflate, createGzip, type Deflate, type Gzip } from 'node:zlib';
+import type { TfrecordCompression } from './tf-record.js';
+
+/**
+ * Where a shard's framed bytes go: straight to the file, or through a node:zlib compressor first.
+ * Counts and hashes (SHA-256) the bytes that reach the disk while it writes them.
+ */
+export class ShardOutput {
+  /** Bytes written to the file (after compression). */
+  diskBytes = 0;
+  readonly #handle: FileHandle;
+  readonly #hash: Hash = createHash('sha256');
+  readonly #compressor: Gzip | Deflate | undefined;
+  #chain: Promise<void> = Promise.resolve();
+  #failure: unknown;
+  #hasFailure = false;
+
+  constructor(handle: FileHandle, compression: TfrecordCompression, level: number) {
+    this.#handle = handle;
+    if (compression === 'none') return;
+    this.#compressor = compression === 'gzip' ? createGzip({ level }) : createDeflate({ level });
+    this.#compressor.on('data', (chunk: Buffer) => {
+      this.#chain = this.#chain.then(() => this.#writeFile(chunk));
+      this.#chain.catch((error: unknown) => this.#fail(error));
+    });
+    this.#compressor.on('error', (error) => this.#fail(error));
+  }
+
+  /** Writes framed bytes. The caller may reuse `chunk` once the promise settles. */
+  async write(chunk: Uint8Array): Promise<void> {
+    this.#check();
+    const compressor = this.#compressor;
+    if (compressor === undefined) return this.#writeFile(chunk);
+    await new Promise<void>((resolve, reject) => {
+      compressor.write(chunk, (error) => (error ? reject(error) : resolve()));
+    });
+    await this.#chain;
+    this.#check();
+  }
+
+  /** Ends the compressed stream (if any) and waits until every byte is in the file. */
+  async finish(): Promise<void> {
+    const compressor = this.#compressor;
+    if (compressor !== undefined) {
+      await new Promise<void>((resolve, reject) => {
+        compressor.once('end', resolve);
+        compressor.once('error', reject);
+        compressor.end();
+        compressor.resume();
+      });
+      await this.#chain;
+    }
+    this.#check();
+  }
+
+  /** The SHA-256 of the bytes on disk, hex. Call once, after {@link finish}. */
+  digest(): string {
+    return this.#hash.digest('hex');
+  }
+
+  /** Stops the compressor without flushing (abort). */
+  destroy(): void {
+    this.#compressor?.destroy();
+  }
+
+  async #writeFile(chunk: Uint8Array): Promise<void> {
+    let offset = 0;
+    while (offset < chunk.length) {
+      const { bytesWritten } = await this.#handle.write(chunk, offset, chunk.length - offset, null);
+      offset += bytesWritten;
+    }
+    this.#hash.update(chunk);
+    this.diskBytes += chunk.length;
+  }
+
+  #fail(error: unknown): void {
+    if (this.#hasFailure) return;
+    this.#hasFailure = true;
+    this.#failure = error;
+  }
+
+  #check(): void {
+    if (this.#hasFailure) throw this.#failure;
+  }
+}

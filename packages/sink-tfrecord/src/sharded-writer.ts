@@ -1,0 +1,402 @@
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RecordErrorPolicy } from '@tfpipe/core';
+import {
+  TfpipeError,
+  isSequenceExample,
+  type Example,
+  type PayloadType,
+  type SequenceExample,
+  type ShardSummary,
+  type StageReport,
+} from '@tfpipe/core';
+import { coreCodec, type CoreCodec } from './core-codec.js';
+import { FRAME_OVERHEAD } from './frame-record.js';
+import { FeatureStats } from './feature-stats.js';
+import { writeError } from './io-error.js';
+import { buildManifest, manifestPath } from './manifest-writer.js';
+import { ShardFile, type PayloadWriter } from './shard-file.js';
+import {
+  existingOutputs,
+  releaseTemporary,
+  removeStaleTemporaries,
+  shardName,
+  shardPattern,
+  temporaryPath,
+} from './shard-names.js';
+import type { ResolvedSinkOptions } from './sink-options.js';
+
+const STAGE = 'tfrecordSink';
+const MIN_SHARED_BUFFER = 256 * 1024;
+
+/** A record the sink accepts. */
+export type SinkInput = Example | SequenceExample | Uint8Array;
+
+interface Payload {
+  readonly length: number;
+  readonly write: PayloadWriter;
+  readonly value: Example | SequenceExample | undefined;
+}
+
+/** The state behind `tfrecordSink`: shards under temporary names until `close` renames them all. */
+export class ShardedWriter {
+  readonly #options: ResolvedSinkOptions;
+  readonly #policy: RecordErrorPolicy;
+  readonly #stats: FeatureStats | undefined;
+  readonly #shards: ShardFile[] = [];
+  readonly #finished = new Set<ShardFile>();
+  readonly #summaries: ShardSummary[] = [];
+  #codec: CoreCodec | undefined;
+  #payloadType: PayloadType | undefined;
+  #inputIndex = 0;
+  #written = 0;
+  #manifestTemporary: string | undefined;
+  #done = false;
+
+  constructor(options: ResolvedSinkOptions, policy: RecordErrorPolicy) {
+    this.#options = options;
+    this.#policy = policy;
+    this.#stats = options.manifest ? new FeatureStats() : undefined;
+    this.#payloadType = options.payloadType;
+  }
+
+  /** Checks the output location and opens the first shard, so that a bad location fails at once. */
+  async start(): Promise<void> {
+    const { directory, sharding } = this.#options;
+    await this.#guard(directory, 'creating the output directory', async () => {
+      await mkdir(directory, { recursive: true });
+    });
+    if (sharding.mode === 'single') {
+      const info = await stat(sharding.path).catch(() => undefined);
+      if (info?.isDirectory()) {
+        throw new TfpipeError('OUTPUT_UNWRITABLE', 'output path is a directory', {
+          stage: STAGE,
+          fatal: true,
+          position: { file: sharding.path },
+        });
+      }
+    }
+    await this.#checkExisting();
+    await removeStaleTemporaries(directory, this.#options.prefix);
+    if (sharding.mode !== 'fixed') await this.#openShard();
+  }
+
+  /**
+   * Encodes, frames and buffers one record. Synchronous (no promise) when the record fits in the
+   * current buffer: per-record promises would cost more than the framing.
+   */
+  write(record: SinkInput): Promise<void> | undefined {
+    const recordIndex = this.#inputIndex++;
+    let payload: Payload;
+    try {
+      payload = this.#prepare(record);
+    } catch (error) {
+      return this.#recordError(error, recordIndex);
+    }
+    const shard = this.#readyShard(payload.length + FRAME_OVERHEAD);
+    if (shard !== undefined) {
+      try {
+        if (shard.tryAppend(payload.length, payload.write)) {
+          this.#accepted(payload);
+          return undefined;
+        }
+      } catch (error) {
+        return this.#recordError(error, recordIndex);
+      }
+    }
+    return this.#writeSlowly(payload, recordIndex);
+  }
+
+  async #writeSlowly(payload: Payload, recordIndex: number): Promise<void> {
+    try {
+      const shard = await this.#shardFor(payload.length + FRAME_OVERHEAD);
+      try {
+        await shard.append(payload.length, payload.write);
+      } catch (error) {
+        if (TfpipeError.is(error) && !error.fatal) return await this.#recordError(error, recordIndex);
+        throw writeError(error, shard.settings.temporaryPath, STAGE, 'writing a shard');
+      }
+      this.#accepted(payload);
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
+  }
+
+  /** A bad record: dropped under `onError: 'skip'`; otherwise the temporaries go and the error stands. */
+  #recordError(error: unknown, recordIndex: number): Promise<void> | undefined {
+    try {
+      this.#policy.handle(TfpipeError.is(error) ? error.withPosition({ recordIndex }) : error);
+      return undefined;
+    } catch (fatal) {
+      return this.abort().then(() => {
+        throw fatal;
+      });
+    }
+  }
+
+  #accepted(payload: Payload): void {
+    this.#written++;
+    if (this.#stats !== undefined && payload.value !== undefined) {
+      if (isSequenceExample(payload.value)) this.#stats.addSequenceExample(payload.value);
+      else this.#stats.addExample(payload.value);
+    }
+  }
+
+  /** The shard for the next record when no shard has to be opened or finished first. */
+  #readyShard(frameBytes: number): ShardFile | undefined {
+    const { sharding } = this.#options;
+    if (sharding.mode === 'fixed') return this.#shards[this.#written % sharding.shards];
+    const current = this.#shards.at(-1);
+    if (current === undefined || sharding.mode === 'single' || current.records === 0) return current;
+    if (current.records >= sharding.maxRecords || current.frameBytes + frameBytes > sharding.maxBytes)
+      return undefined;
+    return current;
+  }
+
+  /** Finishes every shard, writes indexes and the manifest, then renames everything to its final name. */
+  async close(): Promise<void> {
+    try {
+      const { sharding } = this.#options;
+      if (sharding.mode === 'fixed') {
+        while (this.#shards.length < sharding.shards) await this.#openShard();
+      }
+      for (const shard of this.#shards) await this.#finish(shard);
+      const count = this.#shards.length;
+      const finals = this.#shards.map((_, index) => this.#finalPath(index, count));
+      if (this.#options.manifest) await this.#writeManifest(finals);
+      await this.#checkExisting();
+      if (this.#options.overwrite) await this.#removeOld();
+      for (const [index, shard] of this.#shards.entries()) {
+        const final = finals[index]!;
+        await this.#guard(final, 'renaming a finished shard', () =>
+          shard.commit(final, this.#options.index ? `${final}.idx` : undefined),
+        );
+        this.#summaries.push({ path: final, records: shard.records, bytes: shard.diskBytes });
+      }
+      if (this.#manifestTemporary !== undefined) {
+        const target = manifestPath(this.#options);
+        await this.#guard(target, 'renaming the manifest', () => rename(this.#manifestTemporary!, target));
+        releaseTemporary(this.#manifestTemporary);
+        this.#manifestTemporary = undefined;
+      }
+      await this.#syncDirectory();
+      this.#done = true;
+    } catch (error) {
+      await this.abort();
+      throw error;
+    }
+  }
+
+  /** Closes handles and deletes every temporary not yet renamed. Never throws. */
+  async abort(): Promise<void> {
+    if (this.#done) return;
+    this.#done = true;
+    for (const shard of this.#shards) await shard.discard();
+    if (this.#manifestTemporary !== undefined) {
+      await unlink(this.#manifestTemporary).catch(() => undefined);
+      releaseTemporary(this.#manifestTemporary);
+    }
+  }
+
+  /** The stage report: records, bytes on disk, finished shards and the one being written. */
+  report(): StageReport {
+    const current = this.#shards.at(-1);
+    const bytes = this.#shards.reduce((sum, shard) => sum + shard.diskBytes, 0);
+    return {
+      stage: STAGE,
+      records: this.#written,
+      bytes,
+      skipped: this.#policy.skipped,
+      skippedErrors: [...this.#policy.errors],
+      shards: [...this.#summaries],
+      ...(current === undefined || this.#summaries.length > 0
+        ? {}
+        : { currentShard: this.#workingName(this.#shards.length - 1) }),
+      details: {
+        compression: this.#options.compression,
+        payloadType: this.#payloadType ?? 'Example',
+        ...(this.#options.manifest ? { manifest: manifestPath(this.#options) } : {}),
+      },
+    };
+  }
+
+  #prepare(record: SinkInput): Payload {
+    if (record instanceof Uint8Array) {
+      const value = this.#stats === undefined ? undefined : this.#decode(record);
+      return {
+        length: record.length,
+        value,
+        write: (target, offset) => {
+          target.set(record, offset);
+          return offset + record.length;
+        },
+      };
+    }
+    if (
+      typeof record !== 'object' ||
+      record === null ||
+      !('features' in record || 'featureLists' in record)
+    ) {
+      throw new TfpipeError(
+        'FEATURE_TYPE',
+        `tfrecordSink takes an Example, a SequenceExample or a Uint8Array, got ${describe(record)}`,
+        { stage: STAGE },
+      );
+    }
+    const type: PayloadType = isSequenceExample(record) ? 'SequenceExample' : 'Example';
+    this.#payloadType ??= type;
+    if (type !== this.#payloadType) {
+      throw new TfpipeError('FEATURE_TYPE', `got a ${type} where payloadType is ${this.#payloadType}`, {
+        stage: STAGE,
+      });
+    }
+    const codec = (this.#codec ??= coreCodec(STAGE));
+    return {
+      length: codec.encodedLength(record),
+      value: record,
+      write: (target, offset) => codec.encodeInto(record, target, offset),
+    };
+  }
+
+  #decode(data: Uint8Array): Example | SequenceExample {
+    const codec = (this.#codec ??= coreCodec(STAGE));
+    this.#payloadType ??= 'Example';
+    return this.#payloadType === 'SequenceExample'
+      ? codec.decodeSequenceExample(data)
+      : codec.decodeExample(data);
+  }
+
+  async #shardFor(frameBytes: number): Promise<ShardFile> {
+    const { sharding } = this.#options;
+    if (sharding.mode === 'fixed') {
+      const index = this.#written % sharding.shards;
+      while (this.#shards.length <= index) await this.#openShard();
+      return this.#shards[index]!;
+    }
+    const current = this.#shards.at(-1)!;
+    if (sharding.mode === 'single' || current.records === 0) return current;
+    if (current.records >= sharding.maxRecords || current.frameBytes + frameBytes > sharding.maxBytes) {
+      await this.#finish(current);
+      return this.#openShard();
+    }
+    return current;
+  }
+
+  async #openShard(): Promise<ShardFile> {
+    const { directory, sharding, index, compression, level, fsync, bufferBytes } = this.#options;
+    const base = this.#workingName(this.#shards.length);
+    const shared =
+      sharding.mode === 'fixed'
+        ? Math.max(MIN_SHARED_BUFFER, Math.floor(bufferBytes / sharding.shards))
+        : bufferBytes;
+    const settings = {
+      temporaryPath: temporaryPath(directory, base),
+      indexTemporaryPath: index ? temporaryPath(directory, `${base}.idx`) : undefined,
+      compression,
+      level,
+      fsync,
+      bufferBytes: Math.min(shared, bufferBytes),
+    };
+    const shard = await this.#guard(settings.temporaryPath, 'creating a shard', () =>
+      ShardFile.create(settings),
+    );
+    this.#shards.push(shard);
+    return shard;
+  }
+
+  async #finish(shard: ShardFile): Promise<void> {
+    if (this.#finished.has(shard)) return;
+    this.#finished.add(shard);
+    await this.#guard(shard.settings.temporaryPath, 'finishing a shard', () => shard.finish());
+  }
+
+  async #writeManifest(finals: readonly string[]): Promise<void> {
+    const target = manifestPath(this.#options);
+    const manifest = buildManifest(
+      this.#shards,
+      finals,
+      this.#options,
+      this.#payloadType ?? 'Example',
+      this.#stats!.summaries(),
+    );
+    const temporary = temporaryPath(
+      this.#options.directory,
+      target.slice(this.#options.directory.length + 1),
+    );
+    this.#manifestTemporary = temporary;
+    await this.#guard(temporary, 'writing the manifest', async () => {
+      const handle = await open(temporary, 'wx');
+      try {
+        await handle.writeFile(`${JSON.stringify(manifest, null, 2)}\n`);
+        if (this.#options.fsync) await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  /** Without `overwrite`, any output with the same name or prefix is OUTPUT_EXISTS. */
+  async #checkExisting(): Promise<void> {
+    if (this.#options.overwrite) return;
+    const [first] = await this.#oldOutputs();
+    if (first !== undefined) {
+      throw new TfpipeError('OUTPUT_EXISTS', 'output already exists (pass overwrite: true to replace it)', {
+        stage: STAGE,
+        fatal: true,
+        position: { file: first },
+      });
+    }
+  }
+
+  async #oldOutputs(): Promise<string[]> {
+    const { directory, sharding, prefix } = this.#options;
+    const pattern =
+      sharding.mode === 'single'
+        ? new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\.idx|\\.manifest\\.json)?$`)
+        : shardPattern(prefix);
+    return (await existingOutputs(directory, pattern)).map((name) => join(directory, name));
+  }
+
+  /** Deletes the old outputs first, so that a crash mid-rename leaves an incomplete set, never a mix. */
+  async #removeOld(): Promise<void> {
+    for (const path of await this.#oldOutputs()) {
+      await this.#guard(path, 'removing old output', () => unlink(path));
+    }
+  }
+
+  async #syncDirectory(): Promise<void> {
+    if (!this.#options.fsync) return;
+    const handle = await open(this.#options.directory, 'r').catch(() => undefined);
+    if (handle === undefined) return;
+    // Persists the renames; some platforms cannot sync a directory, and that is not an error worth failing for.
+    await handle.sync().catch(() => undefined);
+    await handle.close();
+  }
+
+  #finalPath(index: number, count: number): string {
+    const { sharding, directory, prefix, suffix } = this.#options;
+    return sharding.mode === 'single'
+      ? sharding.path
+      : join(directory, shardName(prefix, index, count, suffix));
+  }
+
+  #workingName(index: number): string {
+    const { sharding, prefix, suffix } = this.#options;
+    return sharding.mode === 'single' ? prefix : `${prefix}-${String(index).padStart(5, '0')}${suffix}`;
+  }
+
+  async #guard<T>(file: string, doing: string, action: () => Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      throw writeError(error, file, STAGE, doing);
+    }
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object without features or featureLists' : typeof value;
+}

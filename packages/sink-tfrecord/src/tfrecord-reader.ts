@@ -1,0 +1,78 @@
+import type { RecordErrorPolicy } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import type { Crc32cFunction } from './crc32c.js';
+import { decompressTfrecord } from './decompress-tfrecord.js';
+import { RecordUnframer } from './record-unframer.js';
+import type { TfRecord, TfrecordCompression } from './tf-record.js';
+
+/** What a {@link TfrecordReader} needs. */
+export interface TfrecordReaderSettings {
+  readonly file: string;
+  readonly stage: string;
+  readonly compression: TfrecordCompression | 'auto';
+  readonly maxRecordBytes: number;
+  readonly policy: RecordErrorPolicy;
+  readonly crc: Crc32cFunction;
+}
+
+/**
+ * Reads the records of one TFRecord byte stream, one source chunk at a time: decompression (detected
+ * or given), then the {@link RecordUnframer}. A damaged compressed stream is a `DECOMPRESS` error;
+ * under `onError: 'skip'` the records decoded before it are kept and the rest of the stream is lost.
+ */
+export class TfrecordReader {
+  readonly unframer: RecordUnframer;
+  /** The compression found (or given), once known. */
+  compression: TfrecordCompression | undefined;
+  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #settings: TfrecordReaderSettings;
+  #done = false;
+
+  constructor(bytes: ReadableStream<Uint8Array>, settings: TfrecordReaderSettings) {
+    this.#settings = settings;
+    this.unframer = new RecordUnframer(settings);
+    this.#reader = decompressTfrecord(bytes, {
+      compression: settings.compression,
+      file: settings.file,
+      stage: settings.stage,
+      onCompression: (compression) => {
+        this.compression = compression;
+      },
+    }).getReader();
+  }
+
+  /** True once the stream is exhausted. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** The records completed by the next chunk (possibly none), or `undefined` when the stream has ended. */
+  async read(): Promise<TfRecord[] | undefined> {
+    if (this.#done) return undefined;
+    const out: TfRecord[] = [];
+    let result: ReadableStreamReadResult<Uint8Array>;
+    try {
+      result = await this.#reader.read();
+    } catch (error) {
+      this.#done = true;
+      if (!TfpipeError.is(error) || error.code !== 'DECOMPRESS') throw error;
+      const positioned = error.withPosition({ file: this.#settings.file });
+      this.#settings.policy.handle(positioned);
+      this.unframer.abandon(positioned);
+      return out;
+    }
+    if (result.done) {
+      this.#done = true;
+      this.unframer.end(out);
+      return out;
+    }
+    this.unframer.push(result.value, out);
+    return out;
+  }
+
+  /** Stops reading and releases the source. */
+  async cancel(reason?: unknown): Promise<void> {
+    this.#done = true;
+    await this.#reader.cancel(reason);
+  }
+}

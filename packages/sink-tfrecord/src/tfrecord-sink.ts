@@ -1,0 +1,36 @@
+import { basename, dirname } from 'node:path';
+import { RecordErrorPolicy, attachReport, type Reporter } from '@tfpipe/core';
+import { ShardedWriter, type SinkInput } from './sharded-writer.js';
+import { resolveSinkOptions, type TfrecordSinkOptions } from './sink-options.js';
+
+/**
+ * A `WritableStream` that writes Examples, SequenceExamples or already-serialized payloads to TFRecord
+ * files: one `path`, or shards `PREFIX-00000-of-00008.tfrecord` in a `directory`, cut by record count,
+ * by bytes, or dealt round-robin into a fixed number. Records are encoded and framed straight into a
+ * 16 MiB buffer and written whole. Every file is written under a temporary name
+ * (`.NAME.tfpipe-tmp-<pid>-<random>`), synced, and renamed only when the stream closes; aborting the
+ * stream, or any error, deletes the temporaries. The report (`reportOf`) gives records, bytes, shards
+ * and the shard being written.
+ *
+ * @throws TfpipeError `INVALID_OPTION` at once for bad options; the stream errors with `OUTPUT_EXISTS`,
+ * `OUTPUT_UNWRITABLE`, `DISK_FULL`, `IO` (fatal) or a record error (`FEATURE_TYPE`, `PROTO_DECODE`, codec
+ * errors) under the `onError` policy.
+ */
+export function tfrecordSink(options: TfrecordSinkOptions): WritableStream<SinkInput> & Reporter {
+  const resolved = resolveSinkOptions(options, dirname, basename);
+  const writer = new ShardedWriter(resolved, new RecordErrorPolicy(options));
+  const stream = new WritableStream<SinkInput>({
+    start: async () => {
+      try {
+        await writer.start();
+      } catch (error) {
+        await writer.abort();
+        throw error;
+      }
+    },
+    write: (record) => writer.write(record),
+    close: () => writer.close(),
+    abort: () => writer.abort(),
+  });
+  return attachReport(stream, () => writer.report());
+}
