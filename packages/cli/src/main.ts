@@ -38,7 +38,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     parsed = parse(command, rest);
   } catch (error) {
-    await writeLine(io.stderr, `tfpipe ${command.name}: ${(error as Error).message} (try tfpipe ${command.name} --help)`);
+    await writeLine(
+      io.stderr,
+      `tfpipe ${command.name}: ${(error as Error).message} (try tfpipe ${command.name} --help)`,
+    );
     return 2;
   }
   if (parsed.values.help === true) {
@@ -49,7 +52,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run(parsed.values, parsed.positionals, io);
   } catch (error) {
     await writeLine(io.stderr, `tfpipe ${command.name}: ${describe(error)}`);
-    return TfpipeError.is(error) && (error.code === 'INVALID_OPTION' || error.code === 'CONFIG_SCHEMA') ? 2 : 1;
+    return TfpipeError.is(error) && (error.code === 'INVALID_OPTION' || error.code === 'CONFIG_SCHEMA')
+      ? 2
+      : 1;
   }
 }
 

@@ -1,0 +1,75 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- rows are compared as plain objects */
+// Compares our typed rows with hyparquet's own rows (default options: strings, Dates, GeoJSON,
+// decimals as doubles), feature by feature, through independent conversions.
+import { expect } from 'vitest';
+import { wkbToGeojson } from 'hyparquet/src/wkb.js';
+import type { ParquetFeature } from '../parquet-schema-types.js';
+
+const decoder = new TextDecoder();
+const MILLIS_DIVISOR: Record<string, bigint> = { ns: 1_000_000n, us: 1_000n, ms: 1n, s: 1n };
+
+function lookup(row: Record<string, any>, feature: ParquetFeature): unknown {
+  let value: any = row;
+  for (const part of feature.name.split('/'))
+    value = value === null || value === undefined ? value : value[part];
+  return value;
+}
+
+function compareScalar(feature: ParquetFeature, ours: any, theirs: any, where: string): void {
+  if (feature.kind === 'int64') {
+    expect(typeof ours, where).toBe('bigint');
+    if (typeof theirs === 'boolean') expect(ours, where).toBe(theirs ? 1n : 0n);
+    else if (theirs instanceof Date) {
+      if (feature.unit === 'days') expect(Number(ours) * 86_400_000, where).toBe(theirs.getTime());
+      else if (feature.unit === 's') expect(Number(ours) * 1000, where).toBe(theirs.getTime());
+      else expect(Number(ours / MILLIS_DIVISOR[feature.unit ?? 'ms']!), where).toBe(theirs.getTime());
+    } else expect(ours, where).toBe(BigInt(theirs));
+  } else if (feature.kind === 'float') {
+    expect(typeof ours, where).toBe('number');
+    if (feature.logicalType?.startsWith('DECIMAL'))
+      expect(Math.abs(ours - theirs), where).toBeLessThanOrEqual(Math.abs(theirs) * 1e-12);
+    else expect(Object.is(ours, theirs) || ours === theirs, `${where}: ${ours} vs ${theirs}`).toBe(true);
+  } else {
+    expect(ours, where).toBeInstanceOf(Uint8Array);
+    if (typeof theirs === 'string') {
+      if (feature.logicalType === 'UUID') {
+        const hex = Array.from(ours as Uint8Array, (byte) => byte.toString(16).padStart(2, '0')).join('');
+        expect(theirs.replaceAll('-', ''), where).toBe(hex);
+      } else expect(decoder.decode(ours), where).toBe(theirs);
+    } else if (theirs instanceof Uint8Array) expect(Array.from(ours), where).toEqual(Array.from(theirs));
+    else if (feature.logicalType === 'GEOMETRY' || feature.logicalType === 'GEOGRAPHY') {
+      const view = new DataView(ours.buffer, ours.byteOffset, ours.byteLength);
+      expect(JSON.stringify(wkbToGeojson({ view, offset: 0 })), where).toBe(JSON.stringify(theirs));
+    } else if (feature.logicalType === 'JSON')
+      expect(JSON.parse(decoder.decode(ours)), where).toEqual(theirs);
+    else throw new Error(`${where}: no comparison for ${String(theirs)}`);
+  }
+}
+
+/** Asserts our row equals hyparquet's row on every feature. Returns how many values it compared. */
+export function compareRow(
+  features: readonly ParquetFeature[],
+  ours: Record<string, any>,
+  theirs: Record<string, any>,
+  where: string,
+): number {
+  let compared = 0;
+  for (const feature of features) {
+    const expected = lookup(theirs, feature);
+    const actual = ours[feature.name];
+    const at = `${where} ${feature.name}`;
+    if (expected === null || expected === undefined) {
+      // hyparquet gives null for a repeated field with no values; that field cannot be null
+      if (feature.list && !feature.nullable) expect(actual, at).toEqual([]);
+      else expect(actual, at).toBeNull();
+    } else if (feature.list) {
+      const list = Array.from(expected as ArrayLike<unknown>);
+      expect(actual, at).toHaveLength(list.length);
+      list.forEach((item, index) => compareScalar(feature, actual[index], item, `${at}[${index}]`));
+    } else {
+      compareScalar(feature, actual, expected, at);
+    }
+    compared++;
+  }
+  return compared;
+}

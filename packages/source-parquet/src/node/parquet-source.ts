@@ -1,0 +1,63 @@
+import { TfpipeError } from '@tfpipe/core';
+import type { Positioned, Reporter } from '@tfpipe/core';
+import type { AsyncBuffer } from 'hyparquet';
+import { createParquetSource } from '../create-parquet-source.js';
+import type { ParquetRow } from '../create-parquet-source.js';
+import type { ParquetReadOptions } from '../parquet-read-options.js';
+import { bufferInput } from '../web/parquet-source.js';
+import { openFileAsyncBuffer } from './file-async-buffer.js';
+import { resolveParquetInputs } from './resolve-parquet-inputs.js';
+
+/** Options of `parquetSource`: exactly one of `path`, `paths` or `file`, plus the read options. */
+export interface ParquetSourceOptions extends ParquetReadOptions {
+  /** A Parquet file, a directory of them (Spark's `part-*.parquet`, read recursively) or a glob. */
+  readonly path?: string;
+  /** Several of what `path` takes, read in this order (each expanded and sorted). */
+  readonly paths?: readonly string[];
+  /** Parquet bytes with random access: a `Blob`/`File`, an `AsyncBuffer` or an `ArrayBuffer`. */
+  readonly file?: AsyncBuffer | Blob;
+  /**
+   * The name positions and errors give `file`.
+   * @default the File's name, else 'input.parquet'
+   */
+  readonly name?: string;
+}
+
+/**
+ * Reads Parquet files as a stream of rows keyed by feature name (see the type mapping in the
+ * README), each carrying its position `{ file, rowGroup, row, recordIndex }` (`row` and
+ * `recordIndex` are the 0-based row index in the file). Streams one row group (or `batchSize` rows)
+ * at a time and only when the consumer pulls; file handles close at the end, on error and on cancel.
+ * The report's `details.schema` holds the mapped feature schema.
+ */
+export function parquetSource(
+  options: ParquetSourceOptions,
+): ReadableStream<Positioned<ParquetRow>> & Reporter {
+  const given = [options.path, options.paths, options.file].filter((value) => value !== undefined).length;
+  if (given !== 1) {
+    throw new TfpipeError('INVALID_OPTION', 'give exactly one of path, paths or file', {
+      stage: 'parquetSource',
+      fatal: true,
+    });
+  }
+  if (options.file !== undefined) {
+    const input = bufferInput(options.file, options.name);
+    return createParquetSource(() => Promise.resolve([input]), options);
+  }
+  const patterns = options.paths ?? [options.path as string];
+  if (
+    !Array.isArray(patterns) ||
+    patterns.length === 0 ||
+    patterns.some((item) => typeof item !== 'string' || item === '')
+  ) {
+    throw new TfpipeError('INVALID_OPTION', 'paths must be a non-empty array of paths', {
+      stage: 'parquetSource',
+      fatal: true,
+      position: { field: options.paths === undefined ? 'path' : 'paths' },
+    });
+  }
+  return createParquetSource(async () => {
+    const files = await resolveParquetInputs(patterns);
+    return files.map((file) => ({ name: file, open: () => openFileAsyncBuffer(file) }));
+  }, options);
+}

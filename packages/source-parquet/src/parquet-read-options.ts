@@ -1,0 +1,159 @@
+import { TfpipeError } from '@tfpipe/core';
+import type { RecordErrorOptions } from '@tfpipe/core';
+
+/** A time unit a timestamp can be converted to. */
+export type TimestampUnit = 's' | 'ms' | 'us' | 'ns';
+
+/** How DECIMAL columns become features. */
+export type DecimalMode = 'float' | 'text';
+
+/** How LIST of STRUCT and MAP columns become features. */
+export type NestedMode = 'error' | 'parallel';
+
+/** The options every Parquet reader of this package takes (Node and browser). */
+export interface ParquetReadOptions extends RecordErrorOptions {
+  /**
+   * Top-level columns to read; the others are never fetched nor decoded. A name that is not a
+   * top-level column of the file fails with `PARQUET_COLUMN`.
+   * @default every column
+   */
+  readonly columns?: readonly string[];
+  /**
+   * 0-based indexes of the row groups to read, in each file. Combined with `rowStart`/`rowEnd` by
+   * intersection.
+   * @default every row group
+   */
+  readonly rowGroups?: readonly number[];
+  /**
+   * First row to read (0-based, inclusive), counted from the start of each file.
+   * @default 0
+   */
+  readonly rowStart?: number;
+  /**
+   * Row to stop before (0-based, exclusive), counted from the start of each file.
+   * @default the end of the file
+   */
+  readonly rowEnd?: number;
+  /**
+   * Most rows decoded at once, in rows. A row group larger than this is read in slices of this
+   * many rows. Slicing lowers peak memory when the file has an offset index (page index); without
+   * one, each slice fetches the whole column chunk again.
+   * @default one whole row group per slice
+   */
+  readonly batchSize?: number;
+  /**
+   * DECIMAL columns as `'float'` (the nearest double, later narrowed to float32) or `'text'` (the
+   * exact decimal text, e.g. `-12.340`, as UTF-8 bytes).
+   * @default 'float'
+   */
+  readonly decimal?: DecimalMode;
+  /**
+   * Convert TIMESTAMP and INT96 values to this unit (flooring when the unit is coarser).
+   * @default the column's own unit (INT96: nanoseconds)
+   */
+  readonly timestampUnit?: TimestampUnit;
+  /**
+   * Joins a struct's name and its field's name into a feature name: `address/city`.
+   * @default '/'
+   */
+  readonly separator?: string;
+  /**
+   * LIST of STRUCT and MAP columns: `'error'` fails with `PARQUET_UNSUPPORTED`; `'parallel'` turns
+   * a MAP into two aligned list features `name/key` and `name/value`, and a LIST of STRUCT into
+   * one list feature per field (`name/field`), all of the same length within a row.
+   * @default 'error'
+   */
+  readonly nested?: NestedMode;
+  /**
+   * Refuse (with `PARQUET_UNSUPPORTED`) to decode a column chunk whose uncompressed size is larger
+   * than this, in bytes, instead of exhausting memory.
+   * @default 1073741824 (1 GiB)
+   */
+  readonly maxColumnChunkBytes?: number;
+}
+
+/** The read options with their defaults applied. */
+export interface ResolvedReadOptions {
+  readonly columns: readonly string[] | undefined;
+  readonly rowGroups: ReadonlySet<number> | undefined;
+  readonly rowStart: number;
+  readonly rowEnd: number;
+  readonly batchSize: number;
+  readonly decimal: DecimalMode;
+  readonly timestampUnit: TimestampUnit | undefined;
+  readonly separator: string;
+  readonly nested: NestedMode;
+  readonly maxColumnChunkBytes: number;
+}
+
+const STAGE = 'parquetSource';
+
+function invalid(option: string, detail: string): TfpipeError {
+  return new TfpipeError('INVALID_OPTION', `${option} ${detail}`, {
+    stage: STAGE,
+    fatal: true,
+    position: { field: option },
+  });
+}
+
+function checkCount(option: string, value: number | undefined, minimum: number): void {
+  if (value === undefined) return;
+  if (!Number.isSafeInteger(value) || value < minimum) {
+    throw invalid(option, `must be an integer >= ${minimum}, got ${String(value)}`);
+  }
+}
+
+function checkOneOf<T extends string>(option: string, value: T | undefined, allowed: readonly T[]): void {
+  if (value !== undefined && !allowed.includes(value)) {
+    throw invalid(
+      option,
+      `must be one of ${allowed.map((item) => `'${item}'`).join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  }
+}
+
+/** Checks the read options (throwing a fatal `INVALID_OPTION` naming the option) and applies defaults. */
+export function resolveReadOptions(options: ParquetReadOptions): ResolvedReadOptions {
+  const { columns, rowGroups } = options;
+  if (columns !== undefined) {
+    if (!Array.isArray(columns) || columns.length === 0)
+      throw invalid('columns', 'must be a non-empty array of column names');
+    for (const column of columns as readonly unknown[]) {
+      if (typeof column !== 'string' || column === '')
+        throw invalid('columns', `holds a bad name ${JSON.stringify(column)}`);
+    }
+  }
+  if (rowGroups !== undefined) {
+    if (!Array.isArray(rowGroups)) throw invalid('rowGroups', 'must be an array of row group indexes');
+    for (const index of rowGroups as readonly number[]) checkCount('rowGroups', index, 0);
+  }
+  checkCount('rowStart', options.rowStart, 0);
+  checkCount('rowEnd', options.rowEnd, 0);
+  checkCount('batchSize', options.batchSize, 1);
+  checkCount('maxColumnChunkBytes', options.maxColumnChunkBytes, 1);
+  const rowStart = options.rowStart ?? 0;
+  const rowEnd = options.rowEnd ?? Number.MAX_SAFE_INTEGER;
+  if (rowEnd < rowStart)
+    throw invalid('rowEnd', `(${rowEnd}) must not be smaller than rowStart (${rowStart})`);
+  checkOneOf('decimal', options.decimal, ['float', 'text']);
+  checkOneOf('timestampUnit', options.timestampUnit, ['s', 'ms', 'us', 'ns']);
+  checkOneOf('nested', options.nested, ['error', 'parallel']);
+  if (
+    options.separator !== undefined &&
+    (typeof options.separator !== 'string' || options.separator === '')
+  ) {
+    throw invalid('separator', 'must be a non-empty string');
+  }
+  return {
+    columns: columns === undefined ? undefined : [...(columns as readonly string[])],
+    rowGroups: rowGroups === undefined ? undefined : new Set(rowGroups),
+    rowStart,
+    rowEnd,
+    batchSize: options.batchSize ?? Number.MAX_SAFE_INTEGER,
+    decimal: options.decimal ?? 'float',
+    timestampUnit: options.timestampUnit,
+    separator: options.separator ?? '/',
+    nested: options.nested ?? 'error',
+    maxColumnChunkBytes: options.maxColumnChunkBytes ?? 2 ** 30,
+  };
+}

@@ -1,0 +1,90 @@
+import { TfpipeError } from '@tfpipe/core';
+import type { AsyncBuffer, FileMetaData, SchemaElement } from 'hyparquet';
+import { parquetMetadataAsync } from 'hyparquet';
+
+const MAGIC = 'PAR1';
+const ENCRYPTED_MAGIC = 'PARE';
+const decoder = new TextDecoder('latin1');
+
+async function magicAt(buffer: AsyncBuffer, offset: number): Promise<string> {
+  return decoder.decode(new Uint8Array(await buffer.slice(offset, offset + 4)));
+}
+
+/**
+ * Reads and parses the footer of a Parquet file, checking both magics first so that "not a Parquet
+ * file" and "truncated" are told apart from a corrupt footer. Errors: `PARQUET_FORMAT` (too short,
+ * bad magic, corrupt footer), `PARQUET_UNSUPPORTED` (encrypted footer).
+ */
+export async function readParquetFooter(buffer: AsyncBuffer, file: string): Promise<FileMetaData> {
+  const fail = (detail: string, reason: string): TfpipeError =>
+    new TfpipeError('PARQUET_FORMAT', detail, { stage: 'parquetSource', position: { file }, reason });
+  if (buffer.byteLength < 12) {
+    throw fail(
+      'not a Parquet file',
+      `${buffer.byteLength} bytes is shorter than the 12 bytes of magic and footer length`,
+    );
+  }
+  const head = await magicAt(buffer, 0);
+  const tail = await magicAt(buffer, buffer.byteLength - 4);
+  if (head === ENCRYPTED_MAGIC || tail === ENCRYPTED_MAGIC) {
+    throw new TfpipeError('PARQUET_UNSUPPORTED', 'encrypted Parquet file', {
+      stage: 'parquetSource',
+      position: { file },
+    });
+  }
+  if (head !== MAGIC)
+    throw fail('not a Parquet file', `bad magic ${JSON.stringify(head)} at byte 0, expected "PAR1"`);
+  if (tail !== MAGIC) {
+    throw fail(
+      'truncated or corrupt Parquet file',
+      `bad magic ${JSON.stringify(tail)} at the end, expected "PAR1"`,
+    );
+  }
+  try {
+    return await parquetMetadataAsync(buffer, { parsers: RAW_PARSERS, geoparquet: false });
+  } catch (error) {
+    if (TfpipeError.is(error)) throw error.withPosition({ file });
+    throw new TfpipeError('PARQUET_FORMAT', 'corrupt Parquet footer', {
+      stage: 'parquetSource',
+      position: { file },
+      reason: error instanceof Error ? error.message : String(error),
+      cause: error,
+    });
+  }
+}
+
+const identity = <T>(value: T): T => value;
+
+/** hyparquet parsers that keep the stored value: raw bytes, and time values as integers in their unit. */
+export const RAW_PARSERS = {
+  timestampFromMilliseconds: identity,
+  timestampFromMicroseconds: identity,
+  timestampFromNanoseconds: identity,
+  dateFromDays: identity,
+  stringFromBytes: identity,
+  jsonFromBytes: identity,
+  geometryFromBytes: identity,
+  geographyFromBytes: identity,
+  uuidFromBytes: identity,
+};
+
+const STRIPPED_CONVERTED = new Set(['DECIMAL', 'INTERVAL', 'BSON', 'MAP', 'MAP_KEY_VALUE']);
+const STRIPPED_LOGICAL = new Set(['DECIMAL', 'BSON', 'MAP', 'VARIANT']);
+
+/**
+ * The footer as hyparquet should read it: DECIMAL, INTERVAL and BSON lose their annotation so their
+ * unscaled integers and raw bytes come through exactly (hyparquet rounds decimals to doubles and
+ * refuses INTERVAL and BSON); MAP becomes its repeated key/value group, so keys keep their type;
+ * VARIANT becomes its two binary fields.
+ */
+export function readerMetadata(metadata: FileMetaData): FileMetaData {
+  const schema = metadata.schema.map((element): SchemaElement => {
+    const strip =
+      (element.converted_type !== undefined && STRIPPED_CONVERTED.has(element.converted_type)) ||
+      (element.logical_type !== undefined && STRIPPED_LOGICAL.has(element.logical_type.type));
+    if (!strip) return element;
+    const { converted_type: _converted, logical_type: _logical, ...rest } = element;
+    return rest;
+  });
+  return { ...metadata, schema };
+}
