@@ -6,7 +6,14 @@
 
 // The Example model
 export { bytes, float, int64, emptyFeature, toInt64, featureLength } from './model/feature.js';
-export type { Feature, FeatureKind, BytesFeature, FloatFeature, Int64Feature, EmptyFeature } from './model/feature.js';
+export type {
+  Feature,
+  FeatureKind,
+  BytesFeature,
+  FloatFeature,
+  Int64Feature,
+  EmptyFeature,
+} from './model/feature.js';
 export { example, sequenceExample, isSequenceExample } from './model/example.js';
 export type { Example, SequenceExample, Features, PayloadType } from './model/example.js';
 
@@ -43,3 +50,40 @@ export { readerSpec } from './stats/reader-spec.js';
 export type { ReaderSpec, FeatureParseSpec } from './stats/reader-spec.js';
 export { tensorflowSpec, daliSpec } from './stats/python-spec.js';
 export type { PythonSpecOptions } from './stats/python-spec.js';
+
+// Stages
+export { buildExamples } from './stages/build-examples.js';
+export type { BuildExamplesOptions, BuildExamplesStream } from './stages/build-examples.js';
+export { buildSequenceExamples } from './stages/build-sequence-examples.js';
+export type { SequenceSpec, BuildSequenceExamplesStream } from './stages/build-sequence-examples.js';
+export type {
+  ValueKind,
+  MissingPolicy,
+  FeatureOptions,
+  FieldFeatureSpec,
+  ComputedFeatureSpec,
+  FeatureSpec,
+  FeatureEntry,
+  ExampleSpec,
+  CheckedSpec,
+} from './stages/example-spec.js';
+export { pipeline, run } from './stages/pipeline.js';
+export type { Pipeline, StageOf, SinkOf, Fits } from './stages/pipeline.js';
+export { definePipeline } from './stages/define-pipeline.js';
+export type { PipelineDefinition, ChainFits } from './stages/define-pipeline.js';
+export type { RunSummary, RunOptions, Progress } from './stages/run-summary.js';
+export { filterRows } from './stages/filter-rows.js';
+export { mapRows } from './stages/map-rows.js';
+export { take } from './stages/take.js';
+
+// Codec
+export { encodeExample, encodeSequenceExample, encodedLength, encodeInto } from './codec/encode-example.js';
+export { decodeExample, decodeSequenceExample } from './codec/decode-example.js';
+export { exampleToJson, sequenceExampleToJson } from './codec/example-to-json.js';
+export type { ExampleJson, SequenceExampleJson, FeaturesJson, FeatureJson } from './codec/example-to-json.js';
+export { exampleFromJson, sequenceExampleFromJson } from './codec/example-from-json.js';
+export { tfProto } from './codec/tf-proto.js';
+export type { TfProto } from './codec/tf-proto.js';
+export { serializeExamples } from './stages/serialize-examples.js';
+export { parseExamples } from './stages/parse-examples.js';
+export type { ParseExamplesOptions, SerializedRecord } from './stages/parse-examples.js';

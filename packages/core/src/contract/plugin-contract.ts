@@ -25,7 +25,9 @@ export type SourceFactory<Options, Row> = (options: Options) => ReadableStream<R
  * A stage: a factory returning a `TransformStream` from one chunk type to another
  * (`buildExamples(spec)`, `serializeExamples()`, a filter …).
  */
-export type StageFactory<Options, In, Out> = (options: Options) => TransformStream<In, Out> & Partial<Reporter>;
+export type StageFactory<Options, In, Out> = (
+  options: Options,
+) => TransformStream<In, Out> & Partial<Reporter>;
 
 /**
  * A sink plugin: a factory returning a `WritableStream`. When the stream closes the sink has flushed

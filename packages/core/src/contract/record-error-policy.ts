@@ -21,9 +21,13 @@ export class RecordErrorPolicy {
   constructor(options: RecordErrorOptions = {}) {
     const onError = options.onError ?? 'fail';
     if (onError !== 'fail' && onError !== 'skip') {
-      throw new TfpipeError('INVALID_OPTION', `onError must be 'fail' or 'skip', got ${JSON.stringify(onError)}`, {
-        fatal: true,
-      });
+      throw new TfpipeError(
+        'INVALID_OPTION',
+        `onError must be 'fail' or 'skip', got ${JSON.stringify(onError)}`,
+        {
+          fatal: true,
+        },
+      );
     }
     this.onError = onError;
     this.#onSkip = options.onSkip;

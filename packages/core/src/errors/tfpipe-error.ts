@@ -55,15 +55,47 @@ export type TfpipeErrorCode =
 
 /** Every code, for exhaustive checks and docs. */
 export const TFPIPE_ERROR_CODES: readonly TfpipeErrorCode[] = [
-  'INVALID_OPTION', 'CONFIG_PARSE', 'CONFIG_SCHEMA', 'UNKNOWN_PLUGIN',
-  'FEATURE_TYPE', 'FEATURE_MISSING', 'UNSAFE_INTEGER', 'INT64_RANGE',
-  'PROTO_DECODE', 'JSON_PARSE', 'JSON_FORM',
-  'RECORD_CRC', 'RECORD_TRUNCATED', 'RECORD_TOO_LARGE', 'DECOMPRESS',
-  'CSV_PARSE', 'CSV_ROW_LENGTH', 'CSV_ENCODING', 'CSV_HEADER', 'CSV_EMPTY', 'CSV_VALUE',
-  'IMAGE_DECODE', 'IMAGE_UNSUPPORTED', 'IMAGE_TOO_LARGE', 'IMAGE_ANNOTATION', 'IMAGE_BOX', 'PATH_ESCAPE',
-  'PARQUET_FORMAT', 'PARQUET_UNSUPPORTED', 'PARQUET_COLUMN', 'PARQUET_SCHEMA',
-  'INPUT_NOT_FOUND', 'INPUT_NOT_FILE', 'INPUT_CHANGED', 'OUTPUT_EXISTS', 'OUTPUT_UNWRITABLE', 'DISK_FULL', 'IO',
-  'ABORTED', 'SPLIT', 'INTERNAL',
+  'INVALID_OPTION',
+  'CONFIG_PARSE',
+  'CONFIG_SCHEMA',
+  'UNKNOWN_PLUGIN',
+  'FEATURE_TYPE',
+  'FEATURE_MISSING',
+  'UNSAFE_INTEGER',
+  'INT64_RANGE',
+  'PROTO_DECODE',
+  'JSON_PARSE',
+  'JSON_FORM',
+  'RECORD_CRC',
+  'RECORD_TRUNCATED',
+  'RECORD_TOO_LARGE',
+  'DECOMPRESS',
+  'CSV_PARSE',
+  'CSV_ROW_LENGTH',
+  'CSV_ENCODING',
+  'CSV_HEADER',
+  'CSV_EMPTY',
+  'CSV_VALUE',
+  'IMAGE_DECODE',
+  'IMAGE_UNSUPPORTED',
+  'IMAGE_TOO_LARGE',
+  'IMAGE_ANNOTATION',
+  'IMAGE_BOX',
+  'PATH_ESCAPE',
+  'PARQUET_FORMAT',
+  'PARQUET_UNSUPPORTED',
+  'PARQUET_COLUMN',
+  'PARQUET_SCHEMA',
+  'INPUT_NOT_FOUND',
+  'INPUT_NOT_FILE',
+  'INPUT_CHANGED',
+  'OUTPUT_EXISTS',
+  'OUTPUT_UNWRITABLE',
+  'DISK_FULL',
+  'IO',
+  'ABORTED',
+  'SPLIT',
+  'INTERNAL',
 ];
 
 /**
@@ -132,7 +164,10 @@ export class TfpipeError extends Error {
 
   constructor(code: TfpipeErrorCode, detail: string, options: TfpipeErrorOptions = {}) {
     const position = options.position ?? {};
-    super(formatMessage(detail, position, options.reason), options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      formatMessage(detail, position, options.reason),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'TfpipeError';
     this.code = code;
     this.stage = options.stage;

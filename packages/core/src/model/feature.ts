@@ -39,7 +39,10 @@ const encoder = new TextEncoder();
 
 /** A bytes feature. Strings are UTF-8 encoded. */
 export function bytes(...values: readonly (Uint8Array | string)[]): BytesFeature {
-  return { kind: 'bytes', value: values.map((value) => (typeof value === 'string' ? encoder.encode(value) : value)) };
+  return {
+    kind: 'bytes',
+    value: values.map((value) => (typeof value === 'string' ? encoder.encode(value) : value)),
+  };
 }
 
 /** A float feature. Values are stored as float32 on the wire. */
@@ -77,7 +80,10 @@ export function toInt64(value: bigint | number): bigint {
     return value;
   }
   if (typeof value !== 'number') {
-    throw new TfpipeError('FEATURE_TYPE', `int64 feature value must be a bigint or a number, got ${typeof value}`);
+    throw new TfpipeError(
+      'FEATURE_TYPE',
+      `int64 feature value must be a bigint or a number, got ${typeof value}`,
+    );
   }
   if (!Number.isSafeInteger(value)) {
     throw new TfpipeError(

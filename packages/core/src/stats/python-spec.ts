@@ -56,7 +56,10 @@ export function tensorflowSpec(stats: DatasetStats, options: PythonSpecOptions =
   const lines = ['import tensorflow as tf', ''];
   if (spec.payloadType === 'Example') {
     lines.push('feature_description = {', ...spec.features.map(tfLine), '}', '');
-    lines.push('def parse(serialized):', '    return tf.io.parse_single_example(serialized, feature_description)');
+    lines.push(
+      'def parse(serialized):',
+      '    return tf.io.parse_single_example(serialized, feature_description)',
+    );
   } else {
     lines.push('context_features = {', ...spec.features.map(tfLine), '}', '');
     lines.push('sequence_features = {', ...spec.featureLists.map(tfLine), '}', '');

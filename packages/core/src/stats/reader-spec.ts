@@ -47,7 +47,12 @@ function dtypeOf(stat: FeatureStat): FeatureParseSpec['dtype'] {
 function featureSpec(stat: FeatureStat, records: number): FeatureParseSpec {
   const base = { name: stat.name, dtype: dtypeOf(stat), allowMissing: stat.present < records };
   if (stat.kind === 'mixed') {
-    return { ...base, parser: 'skip', shape: [], note: 'records disagree on its kind; no single spec parses it' };
+    return {
+      ...base,
+      parser: 'skip',
+      shape: [],
+      note: 'records disagree on its kind; no single spec parses it',
+    };
   }
   if (stat.kind === 'none') {
     return { ...base, parser: 'varlen', shape: [], note: 'always empty (no kind set); the dtype is a guess' };

@@ -1,0 +1,144 @@
+import type { RecordErrorOptions, Reporter } from '../contract/plugin-contract.js';
+import { attachReport, positionOf } from '../contract/plugin-contract.js';
+import { RecordErrorPolicy } from '../contract/record-error-policy.js';
+import { TfpipeError } from '../errors/tfpipe-error.js';
+import type { Feature } from '../model/feature.js';
+import type { Example } from '../model/example.js';
+import { cellError } from './cell-context.js';
+import { compileDefault, compileEntry } from './compile-feature.js';
+import type { CheckedSpec, ExampleSpec, MissingPolicy } from './example-spec.js';
+
+/** Options of {@link buildExamples}. */
+export interface BuildExamplesOptions extends RecordErrorOptions {
+  /**
+   * The missing policy of every feature that does not set its own.
+   * @default 'omit'
+   */
+  readonly missing?: MissingPolicy;
+}
+
+/** The stream `buildExamples` returns: rows in, Examples out, with a report (records built, skipped). */
+export type BuildExamplesStream<Row> = TransformStream<Row, Example> & Reporter;
+
+/** Builds the features of one row, or throws the first cell error (positioned at its field). */
+export type RowBuilder = (row: object) => Record<string, Feature>;
+
+/**
+ * Compiles a spec once into one small closure per feature; the returned function builds a row's
+ * features with no per-row spreads or lookups in the spec.
+ */
+export function compileExampleSpec(
+  spec: ExampleSpec<object>,
+  options: BuildExamplesOptions,
+  stage: string,
+): RowBuilder {
+  if (typeof spec !== 'object' || spec === null) {
+    throw new TfpipeError('INVALID_OPTION', 'the spec must be an object of features', { stage, fatal: true });
+  }
+  const names = Object.keys(spec);
+  const builders = names.map((name) => {
+    const entry = compileEntry(name, spec[name], options.missing ?? 'omit', stage);
+    const { read, coerce, context } = entry;
+    const empty = { kind: entry.kind, value: [] } as Feature;
+    const fallback = entry.missing === 'default' ? compileDefault(entry, coerce) : empty;
+    const missing = entry.missing;
+    return (row: object): Feature | undefined => {
+      const cell = read(row);
+      if (cell !== undefined && cell !== null && cell !== '') return coerce(cell);
+      if (missing === 'omit') return undefined;
+      if (missing === 'error')
+        throw cellError('FEATURE_MISSING', `${entry.kind} feature is missing`, context);
+      return fallback;
+    };
+  });
+  // A feature named __proto__ needs a prototype-less object; others keep the faster plain literal.
+  const bare = names.includes('__proto__');
+  const count = names.length;
+  return (row) => {
+    const features: Record<string, Feature> = bare ? (Object.create(null) as Record<string, Feature>) : {};
+    for (let index = 0; index < count; index++) {
+      const feature = builders[index]!(row);
+      if (feature !== undefined) features[names[index]!] = feature;
+    }
+    return features;
+  };
+}
+
+/** Adds the row's position (file, line, row …) to a cell error. */
+export function positionRowError(error: unknown, row: unknown): unknown {
+  const position = positionOf(row);
+  return position !== undefined && TfpipeError.is(error) ? error.withPosition(position) : error;
+}
+
+/**
+ * A stage that turns rows into `tf.train.Example`s by a declarative spec: for each feature its kind
+ * (`int64`, `float`, `bytes`), its source (`field`, by default the feature name, or a computed
+ * `value`), `split`, and the `missing` policy. The spec is checked when the factory is called
+ * (`INVALID_OPTION`); a bad cell raises `FEATURE_TYPE`, `UNSAFE_INTEGER`, `INT64_RANGE` or
+ * `FEATURE_MISSING` with the row's position and the field, under the `onError` policy.
+ *
+ * Typed: a spec that names a field the row type lacks fails to compile. The row type comes from the
+ * pipeline around the call (`pipeline(source, buildExamples({...}), …)`), from a declared type
+ * (`const stage: TransformStream<Person, Example> = buildExamples({...})`), or from
+ * `buildExamples.for<Person>()(spec)`; otherwise it is `Record<string, unknown>` and any name goes.
+ */
+export interface BuildExamples {
+  <Row extends object = Record<string, unknown>, Spec = never>(
+    spec: CheckedSpec<Row, Spec>,
+    options?: BuildExamplesOptions,
+  ): BuildExamplesStream<Row>;
+  /**
+   * Names the row type: `buildExamples.for<Person>()({ age: 'int64' })`. (A call with the row type
+   * as its only type argument, `buildExamples<Person>(spec)`, does not compile: TypeScript cannot
+   * then infer the spec's names.)
+   */
+  for<Row extends object>(): <Spec>(
+    spec: CheckedSpec<Row, Spec>,
+    options?: BuildExamplesOptions,
+  ) => BuildExamplesStream<Row>;
+}
+
+/**
+ * {@inheritDoc BuildExamples}
+ * @example
+ * ```ts
+ * buildExamples({ age: 'int64', tags: { kind: 'bytes', split: '|' }, label: { kind: 'int64', field: 'y' } })
+ * buildExamples.for<{ age: string }>()({ age: 'int64', decade: { kind: 'int64', value: (row) => Math.floor(Number(row.age) / 10) } })
+ * ```
+ */
+export const buildExamples: BuildExamples = Object.assign(
+  (spec: ExampleSpec<object>, options?: BuildExamplesOptions) => createBuilder(spec, options ?? {}),
+  {
+    for: () => (spec: ExampleSpec<object>, options?: BuildExamplesOptions) =>
+      createBuilder(spec, options ?? {}),
+  },
+) as BuildExamples;
+
+function createBuilder(
+  spec: ExampleSpec<object>,
+  options: BuildExamplesOptions,
+): BuildExamplesStream<object> {
+  const stage = 'buildExamples';
+  const policy = new RecordErrorPolicy(options);
+  const build = compileExampleSpec(spec, options, stage);
+  let records = 0;
+  const stream = new TransformStream<object, Example>({
+    transform(row, controller) {
+      let features: Record<string, Feature>;
+      try {
+        features = build(row);
+      } catch (error) {
+        policy.handle(positionRowError(error, row));
+        return;
+      }
+      records++;
+      controller.enqueue({ features });
+    },
+  });
+  return attachReport(stream, () => ({
+    stage,
+    records,
+    skipped: policy.skipped,
+    skippedErrors: policy.errors,
+  }));
+}

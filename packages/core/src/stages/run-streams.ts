@@ -1,0 +1,183 @@
+import { reportOf } from '../contract/plugin-contract.js';
+import type { StageReport } from '../contract/plugin-contract.js';
+import { TfpipeError } from '../errors/tfpipe-error.js';
+import type { Progress, RunOptions, RunSummary } from './run-summary.js';
+
+const STAGE = 'run';
+
+/**
+ * Runs source → stages → sink with one `pipeTo` per link, so that an error anywhere cancels the
+ * source and aborts the sink, and waits for every link to settle (files released) before it settles.
+ * It rejects with the TfpipeError a stage raised, never with the streams machinery's own errors.
+ */
+export async function runStreams(
+  source: ReadableStream<unknown>,
+  stages: readonly TransformStream<unknown, unknown>[],
+  sink: WritableStream<unknown>,
+  options: RunOptions = {},
+): Promise<RunSummary> {
+  const { signal, onProgress, progressIntervalMs = 500 } = options;
+  checkOptions(options, progressIntervalMs);
+  const started = performance.now();
+  const internal = new AbortController();
+  const onAbort = (): void =>
+    internal.abort(
+      new TfpipeError('ABORTED', 'the run was aborted', { stage: STAGE, fatal: true, cause: signal?.reason }),
+    );
+  if (signal?.aborted === true) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+
+  let read = 0;
+  let written = 0;
+  const countsItself = reportOf(source)?.records !== undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    internal.signal.addEventListener('abort', () => reject(internal.signal.reason as Error), { once: true });
+    if (internal.signal.aborted) reject(internal.signal.reason as Error);
+  });
+  aborted.catch(() => undefined);
+  // The source and the sink are driven by our own pumps, which cancel and abort them on any failure
+  // themselves (Node's pipeTo can skip the cancel when a pending write fails). Links between stages
+  // use pipeTo: a failure on either side reaches them as an error or a cancel.
+  const links: Promise<void>[] = [];
+  if (stages.length === 0) {
+    links.push(pump(source, sink, aborted, () => (read++, written++)));
+  } else {
+    links.push(pump(source, stages[0]!.writable, aborted, () => read++));
+    for (let index = 1; index < stages.length; index++) {
+      links.push(stages[index - 1]!.readable.pipeTo(stages[index]!.writable));
+    }
+    links.push(pump(stages[stages.length - 1]!.readable, sink, aborted, () => written++));
+  }
+
+  const progress = (): Progress => {
+    const elapsedMs = performance.now() - started;
+    const sinkReport = reportOf(sink);
+    const sourceReport = reportOf(source);
+    return {
+      records: written,
+      recordsRead: countsItself ? (sourceReport?.records ?? 0) : read,
+      bytes: sinkReport?.bytes ?? 0,
+      bytesRead: sourceReport?.bytes ?? 0,
+      currentShard: sinkReport?.currentShard,
+      recordsPerSecond: elapsedMs > 0 ? (written * 1000) / elapsedMs : 0,
+      elapsedMs,
+    };
+  };
+  const tick = (): void => {
+    try {
+      onProgress?.(progress());
+    } catch (error) {
+      internal.abort(error);
+    }
+  };
+  const timer = onProgress === undefined ? undefined : setInterval(tick, progressIntervalMs);
+
+  const results = await Promise.allSettled(links);
+  if (timer !== undefined) clearInterval(timer);
+  signal?.removeEventListener('abort', onAbort);
+  const last = results[results.length - 1]!;
+  if (last.status === 'rejected') throw runError(last.reason, results);
+  tick();
+  return summarise(
+    source,
+    stages,
+    sink,
+    countsItself ? undefined : read,
+    written,
+    performance.now() - started,
+  );
+}
+
+function checkOptions(options: RunOptions, progressIntervalMs: number): void {
+  if (typeof options !== 'object' || options === null) throw invalid('run options must be an object');
+  if (!(progressIntervalMs > 0))
+    throw invalid(`progressIntervalMs must be a positive number, got ${String(progressIntervalMs)}`);
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw invalid('onProgress must be a function');
+  }
+}
+
+function invalid(detail: string): TfpipeError {
+  return new TfpipeError('INVALID_OPTION', detail, { stage: STAGE, fatal: true });
+}
+
+/**
+ * Moves chunks from `readable` to `writable` honouring backpressure (`writer.ready`), like `pipeTo`,
+ * but on any failure or abort it cancels the readable and aborts the writable with the reason itself.
+ */
+async function pump(
+  readable: ReadableStream<unknown>,
+  writable: WritableStream<unknown>,
+  aborted: Promise<never>,
+  count: () => void,
+): Promise<void> {
+  const reader = readable.getReader();
+  const writer = writable.getWriter();
+  // A writable that fails while we wait on a slow read must stop the wait, not the next write.
+  const failed = writer.closed.then(() => new Promise<never>(() => undefined));
+  failed.catch(() => undefined);
+  try {
+    for (;;) {
+      const next = await Promise.race([aborted, failed, reader.read()]);
+      if (next.done) break;
+      count();
+      await Promise.race([aborted, writer.ready]);
+      // The write's failure also rejects `ready` and `close`, where the loop sees it.
+      writer.write(next.value).catch(() => undefined);
+    }
+    await Promise.race([aborted, writer.close()]);
+  } catch (error) {
+    await Promise.allSettled([reader.cancel(error), writer.abort(error)]);
+    throw error;
+  }
+}
+
+/** The error the run rejects with: the TfpipeError behind the failure, whichever link saw it first. */
+function runError(reason: unknown, results: readonly PromiseSettledResult<void>[]): TfpipeError {
+  if (TfpipeError.is(reason)) return reason;
+  for (const result of results) {
+    if (result.status === 'rejected' && TfpipeError.is(result.reason)) return result.reason;
+  }
+  const message = reason instanceof Error ? reason.message : String(reason);
+  return new TfpipeError('INTERNAL', `the run failed: ${message}`, {
+    stage: STAGE,
+    fatal: true,
+    cause: reason,
+  });
+}
+
+function summarise(
+  source: ReadableStream<unknown>,
+  stages: readonly TransformStream<unknown, unknown>[],
+  sink: WritableStream<unknown>,
+  counted: number | undefined,
+  written: number,
+  elapsedMs: number,
+): RunSummary {
+  const sourceReport = reportOf(source);
+  const sinkReport = reportOf(sink);
+  const reports: StageReport[] = [];
+  for (const stream of [source, ...stages, sink]) {
+    const report = reportOf(stream);
+    if (report !== undefined) reports.push(report);
+  }
+  let skipped = 0;
+  const skippedErrors: TfpipeError[] = [];
+  const details: Record<string, unknown> = {};
+  for (const report of reports) {
+    skipped += report.skipped ?? 0;
+    if (report.skippedErrors !== undefined) skippedErrors.push(...report.skippedErrors);
+    if (report.details !== undefined) Object.assign(details, report.details);
+  }
+  return {
+    recordsRead: counted ?? sourceReport?.records ?? 0,
+    recordsWritten: written,
+    skipped,
+    skippedErrors,
+    bytes: sinkReport?.bytes ?? 0,
+    shards: sinkReport?.shards ?? [],
+    elapsedMs,
+    stages: reports,
+    details,
+  };
+}
