@@ -14,6 +14,8 @@ export function packageBuild(entry: Record<string, string>, overrides: Options =
     target: 'node20',
     splitting: true,
     treeshake: true,
+    // Keep `node:` specifiers: they mark what is Node-only, and Node 20 resolves them.
+    removeNodeProtocol: false,
     ...overrides,
   };
 }
