@@ -17,6 +17,23 @@ export interface CsvParserOptions {
   readonly comment: string | undefined;
   /** Lines with no characters at all are skipped rather than read as a one-field record. */
   readonly skipEmptyLines: boolean;
+  /**
+   * The longest record (all its fields, quotes and delimiters), in UTF-16 characters, the parser buffers
+   * before it throws {@link RecordTooLongError}: what bounds memory on a hostile or broken file.
+   * @default Infinity
+   */
+  readonly maxRecordLength?: number;
+}
+
+/** Thrown when one record grows past `maxRecordLength` characters before it ends. */
+export class RecordTooLongError extends Error {
+  constructor(
+    readonly line: number,
+    readonly length: number,
+    readonly maxRecordLength: number,
+  ) {
+    super(`record at line ${line} is longer than ${maxRecordLength} characters`);
+  }
 }
 
 /** Receives the parser's output. */
@@ -98,6 +115,10 @@ export class CsvParser {
     this.#pendingLength = 0;
     const consumed = this.#parse(input, final);
     this.#rest = consumed === input.length ? '' : input.slice(consumed);
+    // Unparsed text waits in `#pending` only until it is as long as `#rest`, so this bounds memory at
+    // about twice the limit.
+    const max = this.#options.maxRecordLength ?? Infinity;
+    if (this.#rest.length > max) throw new RecordTooLongError(this.#line, this.#rest.length, max);
   }
 
   /** Parses whole records from `input`; returns how many characters were consumed. */

@@ -2,7 +2,7 @@ import { TfpipeError } from '@tfpipe/core';
 import type { RecordErrorPolicy } from '@tfpipe/core';
 import { planColumns, sameHeader } from './column-plan.js';
 import type { ColumnPlan } from './column-plan.js';
-import { CsvParser, UnterminatedQuoteError } from './csv-parser.js';
+import { CsvParser, RecordTooLongError, UnterminatedQuoteError } from './csv-parser.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { detectDelimiter } from './detect-delimiter.js';
 import { ChunkedFileReader, expandPaths } from './file-input.js';
@@ -175,6 +175,19 @@ export class CsvRecordReader {
       this.#parser.push(text);
       if (final) this.#parser.end();
     } catch (error) {
+      if (error instanceof RecordTooLongError) {
+        throw new TfpipeError(
+          'RECORD_TOO_LARGE',
+          `CSV record longer than ${error.maxRecordLength} characters`,
+          {
+            stage: STAGE,
+            fatal: true,
+            position: { file: this.#file, line: error.line },
+            reason:
+              'a field or a quote that never closes; raise csvSource option maxRecordLength if the data is real',
+          },
+        );
+      }
       if (!(error instanceof UnterminatedQuoteError)) throw error;
       throw new TfpipeError('CSV_PARSE', 'unterminated quoted field', {
         stage: STAGE,
@@ -186,9 +199,9 @@ export class CsvRecordReader {
   }
 
   #createParser(delimiter: string): CsvParser {
-    const { quote, escape, comment, skipEmptyLines } = this.#options;
+    const { quote, escape, comment, skipEmptyLines, maxRecordLength } = this.#options;
     return new CsvParser(
-      { delimiter, quote, escape, comment, skipEmptyLines },
+      { delimiter, quote, escape, comment, skipEmptyLines, maxRecordLength },
       {
         record: (fields, line) => this.#record(fields, line),
         malformed: (line, column, reason) => {

@@ -46,7 +46,17 @@ export interface CsvSourceOptions extends RecordErrorOptions {
    * @default false
    */
   readonly allowEmpty?: boolean;
+  /**
+   * The longest record accepted, in characters (UTF-16 code units, so about bytes for ASCII): a record
+   * (or a quoted field that never closes) growing past it is a fatal `RECORD_TOO_LARGE` error instead of
+   * unbounded memory. Raise it for files with huge cells.
+   * @default 67108864 (64 Mi characters)
+   */
+  readonly maxRecordLength?: number;
 }
+
+/** The default of {@link CsvSourceOptions.maxRecordLength}: 64 Mi characters. */
+export const DEFAULT_MAX_RECORD_LENGTH = 64 * 1024 * 1024;
 
 /** Options after checking, with defaults applied. */
 export interface ResolvedCsvSourceOptions {
@@ -61,6 +71,7 @@ export interface ResolvedCsvSourceOptions {
   readonly skipEmptyLines: boolean;
   readonly columns: CsvColumnsOptions;
   readonly allowEmpty: boolean;
+  readonly maxRecordLength: number;
 }
 
 const STAGE = 'csvSource';
@@ -126,6 +137,10 @@ export function resolveCsvSourceOptions(options: CsvSourceOptions): ResolvedCsvS
     if (options[flag] !== undefined && typeof options[flag] !== 'boolean')
       throw invalid(flag, 'must be a boolean');
   }
+  const maxRecordLength = options.maxRecordLength ?? DEFAULT_MAX_RECORD_LENGTH;
+  if (!Number.isSafeInteger(maxRecordLength) || maxRecordLength < 1) {
+    throw invalid('maxRecordLength', `must be a positive integer, got ${String(maxRecordLength)}`);
+  }
   return {
     paths,
     stream: options.stream,
@@ -138,5 +153,6 @@ export function resolveCsvSourceOptions(options: CsvSourceOptions): ResolvedCsvS
     skipEmptyLines: options.skipEmptyLines ?? true,
     columns,
     allowEmpty: options.allowEmpty ?? false,
+    maxRecordLength,
   };
 }

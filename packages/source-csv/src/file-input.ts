@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -122,15 +123,24 @@ export class ChunkedFileReader {
   #handle: FileHandle | undefined;
   #position = 0;
   #ahead: Promise<Uint8Array | undefined> | undefined;
+  readonly #file: string;
+  readonly #stage: string;
+  /** The size when opened: a file that then shrinks or grows is `INPUT_CHANGED`, never a silent cut. */
+  readonly #size: number;
 
-  private constructor(handle: FileHandle) {
+  private constructor(handle: FileHandle, file: string, stage: string, size: number) {
     this.#handle = handle;
+    this.#file = file;
+    this.#stage = stage;
+    this.#size = size;
   }
 
-  /** Opens `file`. @throws TfpipeError `INPUT_NOT_FOUND` */
+  /** Opens `file`. @throws TfpipeError `INPUT_NOT_FOUND`, `INPUT_NOT_FILE` */
   static async open(file: string, stage: string): Promise<ChunkedFileReader> {
+    let handle: FileHandle;
     try {
-      return new ChunkedFileReader(await open(file, 'r'));
+      // O_NONBLOCK: a path swapped for a FIFO since it was listed must not block the open forever.
+      handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     } catch (error) {
       throw new TfpipeError('INPUT_NOT_FOUND', 'cannot open input', {
         stage,
@@ -139,6 +149,16 @@ export class ChunkedFileReader {
         cause: error,
       });
     }
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      throw new TfpipeError('INPUT_NOT_FILE', 'not a regular file', {
+        stage,
+        position: { file },
+        fatal: true,
+      });
+    }
+    return new ChunkedFileReader(handle, file, stage, info.size);
   }
 
   /** The next chunk, or undefined at the end of the file (the handle is then closed). */
@@ -157,7 +177,31 @@ export class ChunkedFileReader {
     const buffer = new Uint8Array(READ_CHUNK_BYTES);
     const position = this.#position;
     this.#position += READ_CHUNK_BYTES;
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    let bytesRead: number;
+    try {
+      ({ bytesRead } = await handle.read(buffer, 0, buffer.length, position));
+    } catch (error) {
+      throw new TfpipeError('IO', 'cannot read input', {
+        stage: this.#stage,
+        position: { file: this.#file, byteOffset: position },
+        fatal: true,
+        cause: error,
+      });
+    }
+    const end = position + bytesRead;
+    // Regular files read whole chunks except at the end, so a short read before `#size` means it shrank.
+    const shrank = bytesRead < buffer.length && end < this.#size;
+    if (shrank || (bytesRead > 0 && end > this.#size)) {
+      throw new TfpipeError(
+        'INPUT_CHANGED',
+        `input changed while it was read (${this.#size} bytes when opened, ${end} now)`,
+        {
+          stage: this.#stage,
+          position: { file: this.#file, byteOffset: Math.min(end, this.#size) },
+          fatal: true,
+        },
+      );
+    }
     if (bytesRead === 0) return undefined;
     return bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
   }

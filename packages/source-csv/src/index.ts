@@ -20,3 +20,5 @@ export type { CsvKind } from './csv-values.js';
 export { parseInt64Text, parseFloatText, parseBooleanText, inferTextKind } from './csv-values.js';
 export { saveVocabularies, sortVocabulary, vocabularyFileName } from './vocabulary.js';
 export { detectDelimiter, DETECTABLE_DELIMITERS } from './detect-delimiter.js';
+export { plugin, csvSourceOptionsSchema } from './plugin.js';
+export type { CsvSourcePluginOptions } from './plugin.js';

@@ -1,14 +1,23 @@
-import { expandPaths, verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { resolve } from 'node:path';
+import { TfpipeError, reportOf } from '@tfpipe/core';
+import {
+  expandPaths,
+  tfrecordSink,
+  tfrecordSource,
+  verifyTfrecord,
+  type LostRegion,
+  type TfrecordCompression,
+} from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
-import { requirePositionals } from '../flags.js';
-import { writeLine } from '../io.js';
+import { booleanFlag, requirePositionals, stringFlag } from '../flags.js';
+import { writeLine, type CliIo } from '../io.js';
 import { formatBytes } from '../preview.js';
 import { READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
-/** `tfpipe verify`: reads every record, checks every CRC, lists every problem. */
+/** `tfpipe verify`: reads every record, checks every CRC, lists every problem; `--repair OUT` salvages. */
 export const verifyCommand: Command = {
   name: 'verify',
-  summary: 'check every record and CRC; exit 1 on the first problem file',
+  summary: 'check every record and CRC; exit 1 on the first problem file; --repair OUT salvages',
   usage: `Usage: tfpipe verify FILE... [options]
 
 Reads TFRecord files (paths or globs) to the end, checking the length CRC and data CRC of every record.
@@ -16,11 +25,17 @@ Prints "ok" per good file; for a bad one, every problem in TensorFlow's words ("
 N", "truncated record at byte N") and the byte ranges lost, and exits 1.
 
 Options:
-${READ_FLAGS_HELP}`,
-  options: { ...READ_FLAGS },
+${READ_FLAGS_HELP}
+  --repair OUT          write every record that verifies, from all FILEs in order, to the new file OUT
+                        (compressed as its suffix says: .gz gzip, .zz zlib; written crash-safe) and print
+                        each byte range lost; exits 1 if anything was lost, 0 if the input was clean
+  --overwrite           with --repair, replace an existing OUT`,
+  options: { ...READ_FLAGS, repair: { type: 'string' }, overwrite: { type: 'boolean' } },
   async run(values, positionals, io) {
     const files = await expandPaths(requirePositionals(positionals, 'FILE to verify'), 'verify');
     const options = readOptions(values);
+    const repair = stringFlag(values, 'repair');
+    if (repair !== undefined) return repairInto(files, repair, booleanFlag(values, 'overwrite'), options, io);
     let failed = 0;
     for (const file of files) {
       const result = await verifyTfrecord(file, options);
@@ -45,3 +60,55 @@ ${READ_FLAGS_HELP}`,
     return failed === 0 ? 0 : 1;
   },
 };
+
+/** The output compression `OUT`'s suffix asks for. */
+function compressionOf(out: string): TfrecordCompression {
+  if (out.endsWith('.gz')) return 'gzip';
+  if (out.endsWith('.zz') || out.endsWith('.zlib')) return 'zlib';
+  return 'none';
+}
+
+/**
+ * Copies every record that verifies to `out` through `tfrecordSink` (a temporary renamed at the end, so
+ * a crash never leaves a torn OUT) and prints each lost byte range.
+ */
+async function repairInto(
+  files: readonly string[],
+  out: string,
+  overwrite: boolean,
+  options: ReturnType<typeof readOptions>,
+  io: CliIo,
+): Promise<number> {
+  if (files.some((file) => resolve(file) === resolve(out))) {
+    throw new TfpipeError('INVALID_OPTION', '--repair OUT must not be one of the files read', {
+      stage: 'verify',
+      fatal: true,
+      position: { file: out },
+    });
+  }
+  const source = tfrecordSource({ ...options, paths: [...files], onError: 'skip' });
+  const sink = tfrecordSink({ path: out, compression: compressionOf(out), overwrite });
+  await source
+    .pipeThrough(new TransformStream({ transform: (record, controller) => controller.enqueue(record.data) }))
+    .pipeTo(sink);
+  const report = reportOf(source);
+  const details = report?.details as { lost: LostRegion[]; lostBytes: number; lostRegions: number };
+  for (const region of details.lost) {
+    const records = region.records === undefined ? 'unknown records' : `${region.records} record(s)`;
+    await writeLine(
+      io.stderr,
+      `tfpipe verify: lost bytes ${region.start}-${region.end} (${region.bytes} bytes, ${records}) of ${region.file}: ${region.reason} [${region.code}]`,
+    );
+  }
+  if (details.lostRegions > details.lost.length)
+    await writeLine(
+      io.stderr,
+      `tfpipe verify: … and ${details.lostRegions - details.lost.length} more lost regions`,
+    );
+  const written = reportOf(sink)?.records ?? report?.records ?? 0;
+  await writeLine(
+    io.stdout,
+    `${details.lostRegions === 0 ? 'ok' : 'REPAIRED'}\t${written} records written to ${out}\t${details.lostRegions} regions, ${details.lostBytes} bytes lost`,
+  );
+  return details.lostRegions === 0 ? 0 : 1;
+}
