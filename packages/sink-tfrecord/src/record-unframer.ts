@@ -138,7 +138,8 @@ export class RecordUnframer {
         continue;
       }
       if (length > this.#settings.maxRecordBytes) {
-        const reason = `length ${length} bytes exceeds maxRecordBytes ${this.#settings.maxRecordBytes}`;
+        const exact = new DataView(buffer.buffer, buffer.byteOffset + start, 8).getBigUint64(0, true);
+        const reason = `length ${exact} bytes exceeds maxRecordBytes ${this.#settings.maxRecordBytes}`;
         const error = this.#error('RECORD_TOO_LARGE', 'record too large', reason);
         this.#settings.policy.handle(error);
         this.#addRegion(this.#position, this.#position + length + FRAME_OVERHEAD, error, 1);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { TfpipeError, positionOf, reportOf, type StageReport } from '@tfpipe/core';
 import { describe, expect, it } from 'vitest';
 import { collect, frameOffsets, framedFile, hex, randomPayloads, streamOf } from './__fixtures__/helpers.js';
+import { crc32c, maskCrc } from './crc32c.js';
 import { writeRecordHeader } from './frame-record.js';
 import type { LostRegion, TfRecord } from './tf-record.js';
 import { unframeRecords, type UnframeRecordsOptions } from './unframe-records.js';
@@ -237,6 +238,12 @@ describe('unframeRecords', () => {
     expect(error.message).toBe(
       'record too large at byte 0 (record 0) of t.tfrecord: length 1099511627776 bytes exceeds maxRecordBytes 268435456',
     );
+    // Beyond 2^53 the message still names the exact length a forged header claims.
+    const forged = new Uint8Array(12);
+    const view = new DataView(forged.buffer);
+    view.setBigUint64(0, 0xffff_ffff_ffff_fff0n, true);
+    view.setUint32(8, maskCrc(crc32c(forged.subarray(0, 8))), true);
+    expect((await failure(forged)).message).toContain('length 18446744073709551600 bytes exceeds');
     const tooLong = await failure(file, { maxRecordBytes: 60 });
     expect(tooLong.code).toBe('RECORD_TOO_LARGE');
     expect(tooLong.position).toMatchObject({ byteOffset: offsets[3], recordIndex: 3 });
