@@ -1,23 +1,21 @@
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Feature } from '@tfpipe/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { vocXml } from './__fixtures__/annotations.js';
-import { collectAll, put, solid, temporaryDirectory, value, values } from './__fixtures__/make-images.js';
-import { exampleDecoder, framedRecords } from './__fixtures__/read-records.js';
+import { collectAll, put, solid, eachTemporaryDirectory, value, values } from './__fixtures__/make-images.js';
+import { raccoonExamples } from './__fixtures__/read-records.js';
 import { imageSource } from './image-source.js';
 
 let dir: string;
-let remove: () => Promise<void>;
-beforeEach(async () => ({ dir, remove } = await temporaryDirectory()));
-afterEach(() => remove());
+eachTemporaryDirectory((made) => (dir = made));
 
 type Row = Record<string, Feature>;
 const kinds = (row: Row): Record<string, string> =>
   Object.fromEntries(Object.entries(row).map(([key, feature]) => [key, feature.kind]));
 
-// The keys and kinds create_pascal_tf_record.py writes (tensorflow/models research/object_detection/dataset_tools).
-const PASCAL_KEYS = {
+// The keys and kinds both create_pascal_tf_record.py and create_coco_tf_record.py write
+// (tensorflow/models research/object_detection/dataset_tools) ...
+const DETECTION_KEYS = {
   'image/height': 'int64',
   'image/width': 'int64',
   'image/filename': 'bytes',
@@ -31,25 +29,17 @@ const PASCAL_KEYS = {
   'image/object/bbox/ymax': 'float',
   'image/object/class/text': 'bytes',
   'image/object/class/label': 'int64',
+};
+// ... plus, for Pascal VOC:
+const PASCAL_KEYS = {
+  ...DETECTION_KEYS,
   'image/object/difficult': 'int64',
   'image/object/truncated': 'int64',
   'image/object/view': 'bytes',
 };
-// ... and create_coco_tf_record.py (without masks and captions).
+// ... and for COCO (without masks and captions):
 const COCO_KEYS = {
-  'image/height': 'int64',
-  'image/width': 'int64',
-  'image/filename': 'bytes',
-  'image/source_id': 'bytes',
-  'image/key/sha256': 'bytes',
-  'image/encoded': 'bytes',
-  'image/format': 'bytes',
-  'image/object/bbox/xmin': 'float',
-  'image/object/bbox/xmax': 'float',
-  'image/object/bbox/ymin': 'float',
-  'image/object/bbox/ymax': 'float',
-  'image/object/class/text': 'bytes',
-  'image/object/class/label': 'int64',
+  ...DETECTION_KEYS,
   'image/object/is_crowd': 'int64',
   'image/object/area': 'float',
 };
@@ -147,17 +137,8 @@ describe('COCO', () => {
 });
 
 describe('the raccoon detection set written by the TF Object Detection tooling', () => {
-  const corpus = path.resolve(
-    import.meta.dirname,
-    '../../../../shared/corpus/tfrecord/raccoon_test_jpeg.record',
-  );
-
   it('comes back with the same keys, kinds, bytes and boxes (float32 tolerance) through VOC XML', async () => {
-    const { decode, source } = exampleDecoder();
-    console.info(`raccoon test decodes Examples with the ${source} decoder`);
-    const originals = framedRecords(new Uint8Array(await readFile(corpus))).map(
-      (data) => decode(data).features,
-    );
+    const originals = await raccoonExamples();
     expect(originals).toHaveLength(40);
     for (const features of originals) {
       const filename = value(features['image/filename']) as string;

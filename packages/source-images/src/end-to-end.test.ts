@@ -4,9 +4,9 @@ import * as path from 'node:path';
 import sharp from 'sharp';
 import * as core from '@tfpipe/core';
 import * as sink from '@tfpipe/sink-tfrecord';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { vocXml } from './__fixtures__/annotations.js';
-import { markerImage, photo, put, temporaryDirectory, values } from './__fixtures__/make-images.js';
+import { markerImage, photo, put, eachTemporaryDirectory, values } from './__fixtures__/make-images.js';
 import { imageExamples } from './image-examples.js';
 import { imageSource } from './image-source.js';
 
@@ -21,9 +21,7 @@ const ready =
   typeof (core as unknown as { encodeInto?: unknown }).encodeInto === 'function';
 
 let dir: string;
-let remove: () => Promise<void>;
-beforeEach(async () => ({ dir, remove } = await temporaryDirectory()));
-afterEach(() => remove());
+eachTemporaryDirectory((made) => (dir = made));
 
 describe.skipIf(!ready)('end to end through @tfpipe/sink-tfrecord', () => {
   it('writes a TFRecord whose images decode to the expected size and pixels, with exact labels and boxes', async () => {

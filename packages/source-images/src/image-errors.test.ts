@@ -3,24 +3,16 @@ import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { reportOf, TfpipeError } from '@tfpipe/core';
 import type { TfpipeErrorCode } from '@tfpipe/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { vocXml } from './__fixtures__/annotations.js';
-import { collectAll, photo, put, solid, temporaryDirectory, value } from './__fixtures__/make-images.js';
+import { collectAll, photo, put, solid, eachTemporaryDirectory, value } from './__fixtures__/make-images.js';
 import { imageSource } from './image-source.js';
 import type { ImageSourceOptions } from './image-source-options.js';
 
 let dir: string;
 let outside: string;
-let remove: () => Promise<void>;
-let removeOutside: () => Promise<void>;
-beforeEach(async () => {
-  ({ dir, remove } = await temporaryDirectory());
-  ({ dir: outside, remove: removeOutside } = await temporaryDirectory());
-});
-afterEach(async () => {
-  await remove();
-  await removeOutside();
-});
+eachTemporaryDirectory((made) => (dir = made));
+eachTemporaryDirectory((made) => (outside = made));
 
 async function failure(options: ImageSourceOptions): Promise<TfpipeError> {
   try {
@@ -122,6 +114,15 @@ describe('bad images, each a TfpipeError with the path', () => {
     expect(error.position.file).toBe(path.join(dir, 'cat/link.png'));
   });
 
+  it('a class folder that is a symlink out of the root → PATH_ESCAPE for its regular files too', async () => {
+    await put(outside, 'secret.png', await solid(2, 2, 3, 'png'));
+    await put(dir, 'cat/ok.png', await solid(2, 2, 3, 'png'));
+    await symlink(outside, path.join(dir, 'dog'));
+    const error = await failure({ folder: dir });
+    expect(error.code).toBe('PATH_ESCAPE');
+    expect(error.position.file).toBe(path.join(dir, 'dog/secret.png'));
+  });
+
   it('a list path with .. leaving the root → PATH_ESCAPE, a missing file → INPUT_NOT_FOUND with its line', async () => {
     await put(outside, 'x.png', await solid(2, 2, 3, 'png'));
     await put(dir, 'list.csv', `path,label\n../${path.basename(outside)}/x.png,a\n`);
@@ -130,6 +131,37 @@ describe('bad images, each a TfpipeError with the path', () => {
     const missing = await failure({ list: path.join(dir, 'list.csv') });
     expect(missing.code).toBe('INPUT_NOT_FOUND');
     expect(missing.position).toMatchObject({ file: path.join(dir, 'missing.png'), line: 2, recordIndex: 0 });
+  });
+
+  it('a missing image after a quoted multi-line cell and blank lines is reported at its own list line', async () => {
+    await put(dir, 'a.png', await solid(2, 2, 3, 'png'));
+    await put(dir, 'list.csv', 'path,note\r\na.png,"two\nlines"\r\n\r\nmissing.png,x\r\n');
+    const missing = await failure({ list: path.join(dir, 'list.csv') });
+    expect(missing.position).toMatchObject({ file: path.join(dir, 'missing.png'), line: 5, recordIndex: 1 });
+  });
+
+  it.each([
+    ['a row with a cell too many', 'path,label\na.png,cat\nb.png,dog,extra\n', 'CSV_ROW_LENGTH', 3],
+    ['a quote never closed', 'path,label\na.png,cat\n"b.png,dog\n', 'CSV_PARSE', 3],
+    ['text after a closing quote', 'path,label\n"a.png"x,cat\n', 'CSV_PARSE', 2],
+    ['no path column', 'file,label\na.png,cat\n', 'CSV_HEADER', 1],
+    ['an empty file', '', 'CSV_HEADER', 1],
+  ])('a list with %s is a fatal %s at its line', async (_, text, code, line) => {
+    await put(dir, 'a.png', await solid(2, 2, 3, 'png'));
+    await put(dir, 'list.csv', text);
+    const error = await failure({ list: path.join(dir, 'list.csv'), onError: 'skip' });
+    expect(error.code).toBe(code);
+    expect(error.fatal).toBe(true);
+    expect(error.position).toMatchObject({ file: path.join(dir, 'list.csv'), line });
+  });
+
+  it('reads a list whose file name has glob characters as that file', async () => {
+    await put(dir, 'a.png', await solid(2, 2, 3, 'png'));
+    await put(dir, 'train[1].csv', 'path\na.png\n');
+    await put(dir, 'train1.csv', 'path\nmissing.png\n');
+    const rows = await collectAll(imageSource({ list: path.join(dir, 'train[1].csv') }));
+    expect(rows.map((row) => value(row['image/filename']))).toEqual(['a.png']);
+    expect((await failure({ list: path.join(dir, 'nothing.csv') })).code).toBe('INPUT_NOT_FOUND');
   });
 });
 

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { vocXml } from './__fixtures__/annotations.js';
 import {
   brightBox,
   collectAll,
   markerImage,
   put,
-  temporaryDirectory,
+  eachTemporaryDirectory,
   value,
   values,
 } from './__fixtures__/make-images.js';
@@ -14,9 +14,7 @@ import { orientBox, resizeBox, unorientBox } from './processing/box-transform.js
 import type { ResizeFit } from './processing/box-transform.js';
 
 let dir: string;
-let remove: () => Promise<void>;
-beforeEach(async () => ({ dir, remove } = await temporaryDirectory()));
-afterEach(() => remove());
+eachTemporaryDirectory((made) => (dir = made));
 
 /** The emitted box in output pixels. */
 function emittedBox(row: Record<string, unknown>): {

@@ -2,7 +2,7 @@ import { bytes, float, int64, TfpipeError } from '@tfpipe/core';
 import type { Feature } from '@tfpipe/core';
 import type { ImageTask } from './inputs/image-task.js';
 import type { ImageKeyRole, ImageKeys } from './image-keys.js';
-import { sha256Hex, type ProcessedImage } from './processing/process-image.js';
+import type { ProcessedImage } from './processing/process-image.js';
 
 /**
  * One image as a row: every image key (see DEFAULT_IMAGE_KEYS, renamed by `keys`) holds a ready
@@ -31,7 +31,7 @@ export function buildImageRecord(
   put('channels', int64(image.channels));
   put('filename', bytes(task.filename));
   put('sourceId', bytes(task.sourceId));
-  put('sha256', bytes(sha256Hex(image.encoded)));
+  if (image.sha256 !== undefined) put('sha256', bytes(image.sha256));
   if (image.format === 'raw') put('shape', int64(image.size.height, image.size.width, image.channels));
   if (task.label !== undefined) {
     put('label', int64(task.label.id));

@@ -17,7 +17,10 @@ export type OutputFormat = 'jpeg' | 'png' | 'webp';
 export interface ImageSourceOptions extends RecordErrorOptions {
   /** A class-folder tree `folder/<class>/<image>` (Keras `image_dataset_from_directory`, torchvision `ImageFolder`). */
   readonly folder?: string;
-  /** A CSV (header `path,label,…`) or JSON Lines (`.jsonl`) list of images; paths are relative to its directory. */
+  /**
+   * A CSV (header `path,label,…`, parsed by `@tfpipe/source-csv`) or JSON Lines (`.jsonl`) list of
+   * images; paths are relative to its directory.
+   */
   readonly list?: string;
   /** A COCO instances JSON file. Images are looked up in `images`. */
   readonly coco?: string;
@@ -59,9 +62,10 @@ export interface ImageSourceOptions extends RecordErrorOptions {
   /** Refuse images with more pixels (width × height) than this: `IMAGE_TOO_LARGE`. @default 268402689 (sharp's limit, 16383²) */
   readonly maxPixels?: number;
   /**
-   * How kept-original images are checked: `'structure'` reads the header and checks the file ends
-   * where its format says (catches truncation); `'decode'` also decodes every pixel (catches corrupt
-   * data, costs a decode). Processed images are always fully decoded.
+   * How kept-original images are checked: `'structure'` reads the header (without sharp, unless the
+   * built-in reader leaves it to sharp) and checks the file ends where its format says (catches
+   * truncation); `'decode'` also decodes every pixel with sharp (catches corrupt data, costs a
+   * decode). Processed images are always fully decoded.
    * @default 'structure'
    */
   readonly verify?: 'structure' | 'decode';

@@ -3,24 +3,23 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { positionOf, reportOf } from '@tfpipe/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   collectAll,
   photo,
   put,
   solid,
-  temporaryDirectory,
+  eachTemporaryDirectory,
   value,
   values,
 } from './__fixtures__/make-images.js';
 import { imageSource } from './image-source.js';
 import { formatLabelMap, writeLabelMap } from './label-map.js';
+import { sharpRequests } from './load-sharp.js';
 import type { LabelMap } from './inputs/image-task.js';
 
 let dir: string;
-let remove: () => Promise<void>;
-beforeEach(async () => ({ dir, remove } = await temporaryDirectory()));
-afterEach(() => remove());
+eachTemporaryDirectory((made) => (dir = made));
 
 type Row = Record<string, unknown>;
 
@@ -36,8 +35,10 @@ describe('class-folder trees', () => {
     for (const [name, data] of Object.entries(files)) await put(dir, name, data);
     await put(dir, 'ant/notes.txt', 'not listed: wrong extension');
     await put(dir, 'stray.jpg', await photo(8, 8, 2)); // files directly under the root are ignored
+    const sharpBefore = sharpRequests();
     const source = imageSource({ folder: dir });
     const rows = (await collectAll(source)) as Row[];
+    expect(sharpRequests(), 'headers read without sharp').toBe(sharpBefore);
     expect(rows.map((row) => value(row['image/filename']))).toEqual([
       'Zebra/a.webp',
       'ant/10.png',

@@ -2,13 +2,13 @@
 // written locally): empty input, ordering, backpressure, cancellation, errors with code and position.
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   collectAll,
   photo,
   put,
   solid,
-  temporaryDirectory,
+  eachTemporaryDirectory,
   value,
   values,
 } from './__fixtures__/make-images.js';
@@ -16,9 +16,7 @@ import { imageExamples } from './image-examples.js';
 import { imageSource } from './image-source.js';
 
 let dir: string;
-let remove: () => Promise<void>;
-beforeEach(async () => ({ dir, remove } = await temporaryDirectory()));
-afterEach(() => remove());
+eachTemporaryDirectory((made) => (dir = made));
 
 describe('imageSource as a stream', () => {
   it('an empty class folder gives zero records', async () => {

@@ -18,3 +18,5 @@ export type { LabelMapFormat } from './label-map.js';
 export type { LabelEntry, LabelMap } from './inputs/image-task.js';
 export type { ResizeFit, NormalizedBox } from './processing/box-transform.js';
 export type { InvalidBoxPolicy } from './processing/place-objects.js';
+export { plugin, imageSourceOptionsSchema } from './plugin.js';
+export type { ImageSourcePluginOptions } from './plugin.js';

@@ -4,11 +4,16 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import sharp from 'sharp';
 import type { Feature } from '@tfpipe/core';
+import { afterEach, beforeEach } from 'vitest';
 
-/** A temporary directory, removed by the returned function. */
-export async function temporaryDirectory(): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'tfpipe-images-'));
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+/** Gives `use` a fresh temporary directory before each test of the file, and removes it after. */
+export function eachTemporaryDirectory(use: (dir: string) => void): void {
+  let dir: string | undefined;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'tfpipe-images-'));
+    use(dir);
+  });
+  afterEach(() => (dir === undefined ? undefined : rm(dir, { recursive: true, force: true })));
 }
 
 /** A box in pixels. */

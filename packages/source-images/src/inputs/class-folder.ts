@@ -31,10 +31,13 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
     throw inputError(error, root);
   }
   const folders: string[] = [];
+  const linked = new Set<string>(); // class folders that are symlinks
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    if (entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path.join(root, entry.name))))) {
+    if (entry.isDirectory()) folders.push(entry.name);
+    else if (entry.isSymbolicLink() && (await isDirectory(path.join(root, entry.name)))) {
       folders.push(entry.name);
+      linked.add(entry.name);
     }
   }
   folders.sort(compareNames);
@@ -53,10 +56,11 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
   const tasks: ImageTask[] = [];
   for (const entry of labelMap) {
     if (!folders.includes(entry.name)) continue;
-    for (const relative of await listImages(root, entry.name, options.extensions)) {
+    for (const { relative, regular } of await listImages(root, entry.name, options.extensions)) {
       tasks.push({
         path: path.join(root, relative),
         root,
+        listedInside: regular && !linked.has(entry.name),
         filename: relative.split(path.sep).join('/'),
         sourceId: relative.split(path.sep).join('/'),
         label: { id: entry.id, text: entry.name },
@@ -66,8 +70,19 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
   return { tasks, labelMap };
 }
 
-async function listImages(root: string, folder: string, extensions: readonly string[]): Promise<string[]> {
-  const found: string[] = [];
+interface ListedImage {
+  /** Path relative to the root. */
+  readonly relative: string;
+  /** A regular file (not a symlink), under real directories from its class folder down. */
+  readonly regular: boolean;
+}
+
+async function listImages(
+  root: string,
+  folder: string,
+  extensions: readonly string[],
+): Promise<ListedImage[]> {
+  const found: ListedImage[] = [];
   let entries;
   try {
     entries = await readdir(path.join(root, folder), { withFileTypes: true });
@@ -85,7 +100,7 @@ async function listImages(root: string, folder: string, extensions: readonly str
       extensions.includes(path.extname(entry.name).toLowerCase())
     ) {
       // Symlinks are kept here and checked against the root when the image is opened (PATH_ESCAPE).
-      found.push(relative);
+      found.push({ relative, regular: entry.isFile() });
     }
   }
   return found;

@@ -1,9 +1,11 @@
+import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
+import { Readable } from 'node:stream';
+import { positionOf, reportOf, TfpipeError } from '@tfpipe/core';
+import { csvSource, type CsvRow } from '@tfpipe/source-csv';
 import { compareNames, labelMapFromNames } from '../label-map.js';
 import type { ImageInput, ImageTask, LabelMap } from './image-task.js';
-import { parseCsv } from './parse-csv.js';
-import { readInputText } from './read-input-file.js';
+import { checkInputFile, inputError, readInputText } from './read-input-file.js';
 import { joinInside } from './safe-path.js';
 
 /** What {@link readImageList} needs. */
@@ -31,10 +33,11 @@ interface ListEntry {
  * @throws TfpipeError fatal `INPUT_NOT_FOUND`, `CSV_PARSE`, `CSV_HEADER`, `JSON_PARSE`
  */
 export async function readImageList(file: string, options: ImageListOptions): Promise<ImageInput> {
-  const text = await readInputText(file);
   const extension = path.extname(file).toLowerCase();
   const entries =
-    extension === '.jsonl' || extension === '.ndjson' ? parseJsonLines(text, file) : parseCsvList(text, file);
+    extension === '.jsonl' || extension === '.ndjson'
+      ? parseJsonLines(await readInputText(file), file)
+      : await parseCsvList(file);
   const labels = entries
     .map((entry) => entry.label)
     .filter((label) => label !== undefined && label !== '')
@@ -80,11 +83,25 @@ export async function readImageList(file: string, options: ImageListOptions): Pr
   return labelMap === undefined ? { tasks } : { tasks, labelMap };
 }
 
-function parseCsvList(text: string, file: string): ListEntry[] {
-  const [header, ...rows] = parseCsv(text, file);
-  const names = header?.cells.map((cell) => cell.trim()) ?? [];
-  const pathColumn = names.indexOf('path');
-  if (pathColumn < 0) {
+/**
+ * A CSV list through source-csv's streaming parser (comma-separated, RFC 4180 quoting, blank lines
+ * skipped), header names trimmed. Any CSV error is fatal here: a list with a bad row is a bad list.
+ */
+async function parseCsvList(file: string): Promise<ListEntry[]> {
+  await checkInputFile(file);
+  const bytes = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
+  const source = csvSource({ stream: bytes, fileName: file, delimiter: ',', allowEmpty: true });
+  const rows: CsvRow[] = [];
+  const reader = source.getReader();
+  try {
+    for (let next = await reader.read(); !next.done; next = await reader.read()) rows.push(next.value);
+  } catch (error) {
+    throw listError(error, file);
+  }
+  const columns = (reportOf(source)?.details?.columns as string[] | undefined) ?? [];
+  const names = columns.map((name) => name.trim());
+  const pathColumn = columns[names.indexOf('path')];
+  if (pathColumn === undefined) {
     throw new TfpipeError('CSV_HEADER', 'the list file needs a header row with a "path" column', {
       stage: 'imageSource',
       position: { file, line: 1 },
@@ -92,29 +109,30 @@ function parseCsvList(text: string, file: string): ListEntry[] {
       reason: `found ${JSON.stringify(names)}`,
     });
   }
-  const labelColumn = names.indexOf('label');
+  const labelColumn = columns[names.indexOf('label')];
   return rows.map((row) => {
-    if (row.cells.length !== names.length) {
-      throw new TfpipeError(
-        'CSV_ROW_LENGTH',
-        `row has ${row.cells.length} cells, the header ${names.length}`,
-        {
-          stage: 'imageSource',
-          position: { file, line: row.line },
-          fatal: true,
-        },
-      );
-    }
     const extra: Record<string, unknown> = {};
-    names.forEach((name, index) => {
-      if (index !== pathColumn && index !== labelColumn) extra[name] = row.cells[index];
+    columns.forEach((column, index) => {
+      if (column !== pathColumn && column !== labelColumn) extra[names[index]!] = row[column];
     });
     return {
-      line: row.line,
-      path: row.cells[pathColumn],
-      label: labelColumn < 0 ? undefined : row.cells[labelColumn],
+      line: positionOf(row)?.line ?? 0,
+      path: row[pathColumn],
+      label: labelColumn === undefined ? undefined : row[labelColumn],
       extra,
     };
+  });
+}
+
+/** source-csv's error (or an I/O error) as a fatal error of this stage, position kept. */
+function listError(error: unknown, file: string): TfpipeError {
+  if (!TfpipeError.is(error)) return inputError(error, file);
+  return new TfpipeError(error.code, `malformed list file: ${error.detail}`, {
+    stage: 'imageSource',
+    position: error.position,
+    fatal: true,
+    cause: error,
+    ...(error.reason === undefined ? {} : { reason: error.reason }),
   });
 }
 

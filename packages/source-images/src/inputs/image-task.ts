@@ -38,6 +38,11 @@ export interface ImageTask {
   readonly path: string;
   /** The directory the file must stay inside (symlinks included). */
   readonly root: string;
+  /**
+   * The directory listing found a regular file reached through real directories only, so no symlink
+   * can lead outside `root` and the per-image real-path check is skipped.
+   */
+  readonly listedInside?: boolean;
   /** `image/filename`. */
   readonly filename: string;
   /** `image/source_id`. */

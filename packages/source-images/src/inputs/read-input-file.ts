@@ -7,6 +7,19 @@ import { TfpipeError } from '@tfpipe/core';
  * @throws TfpipeError `INPUT_NOT_FOUND`, `INPUT_NOT_FILE` or `IO`, all fatal
  */
 export async function readInputText(file: string): Promise<string> {
+  await checkInputFile(file);
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    throw inputError(error, file);
+  }
+}
+
+/**
+ * Checks that an input file exists and is a file.
+ * @throws TfpipeError `INPUT_NOT_FOUND`, `INPUT_NOT_FILE` or `IO`, all fatal
+ */
+export async function checkInputFile(file: string): Promise<void> {
   try {
     const info = await stat(file);
     if (!info.isFile()) {
@@ -16,7 +29,6 @@ export async function readInputText(file: string): Promise<string> {
         fatal: true,
       });
     }
-    return await readFile(file, 'utf8');
   } catch (error) {
     throw inputError(error, file);
   }
