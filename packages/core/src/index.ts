@@ -53,7 +53,13 @@ export type { PythonSpecOptions } from './stats/python-spec.js';
 
 // Stages
 export { buildExamples } from './stages/build-examples.js';
-export type { BuildExamplesOptions, BuildExamplesStream } from './stages/build-examples.js';
+export type {
+  BuildExamplesOptions,
+  BuildExamplesStream,
+  BuildExampleBatchesStream,
+} from './stages/build-examples.js';
+export { batch, unbatch } from './stages/batch.js';
+export type { Batch } from './stages/batch.js';
 export { buildSequenceExamples } from './stages/build-sequence-examples.js';
 export type { SequenceSpec, BuildSequenceExamplesStream } from './stages/build-sequence-examples.js';
 export type {
@@ -87,3 +93,40 @@ export type { TfProto } from './codec/tf-proto.js';
 export { serializeExamples } from './stages/serialize-examples.js';
 export { parseExamples } from './stages/parse-examples.js';
 export type { ParseExamplesOptions, SerializedRecord } from './stages/parse-examples.js';
+
+// Plugin definitions for config files (Standard Schema options)
+export { defineSourcePlugin, defineSinkPlugin } from './contract/plugin-definition.js';
+export type {
+  StandardSchemaV1,
+  PluginContext,
+  SinkPluginContext,
+  OpenedSource,
+  SourcePluginDefinition,
+  SinkPluginDefinition,
+  PluginDefinition,
+} from './contract/plugin-definition.js';
+
+// Declarative pipeline stages: shuffle, sample, split, filter expressions, fan-out
+export { seededRandom } from './stages/seeded-random.js';
+export type { SeededRandom } from './stages/seeded-random.js';
+export { shuffleBuffer } from './stages/shuffle-buffer.js';
+export type { ShuffleBufferOptions } from './stages/shuffle-buffer.js';
+export { sampleRows } from './stages/sample-rows.js';
+export type { SampleRowsOptions } from './stages/sample-rows.js';
+export { fnv1a64, fmix64, hashFraction } from './stages/split-hash.js';
+export { splitAssigner, splitKeyBytes } from './stages/assign-split.js';
+export type {
+  SplitOptions,
+  HashSplitOptions,
+  ColumnSplitOptions,
+  SplitAssigner,
+} from './stages/assign-split.js';
+export { rowValue } from './stages/row-value.js';
+export type { RowValueOptions } from './stages/row-value.js';
+export { rowExpression, filterWhere } from './stages/row-expression.js';
+export { parseRowExpression } from './stages/row-expression-parser.js';
+export type { ExpressionNode, ExpressionLiteral } from './stages/row-expression-parser.js';
+export { routeRows } from './stages/route-rows.js';
+export type { RouteRowsOptions } from './stages/route-rows.js';
+export { chainWritable } from './stages/chain-writable.js';
+export { mergeReports } from './stages/merge-reports.js';

@@ -41,6 +41,8 @@ export { fastCrc32c, nativeCrc32cAvailable, NATIVE_CRC_THRESHOLD } from './nativ
 export { tfrecordSink } from './tfrecord-sink.js';
 export type { TfrecordSinkOptions } from './sink-options.js';
 export type { SinkInput } from './sharded-writer.js';
+export { createTfrecordWriter } from './tfrecord-writer.js';
+export type { TfrecordWriter, SinkChunk } from './tfrecord-writer.js';
 export { tfrecordSource } from './tfrecord-source.js';
 export type { TfrecordSourceOptions } from './tfrecord-source.js';
 export { readExamples, countRecords, verifyTfrecord } from './read-examples.js';
@@ -50,3 +52,9 @@ export type { TfrecordManifest, ManifestShard } from './manifest.js';
 export type { FeatureSummary } from './feature-stats.js';
 export { shardName } from './shard-names.js';
 export { expandPaths } from './expand-paths.js';
+
+// Config-file plugins (for `tfpipe run`) and the disk-backed full shuffle
+export { plugin, sourcePlugin, tfrecordSinkOptionsSchema, tfrecordSourceOptionsSchema } from './plugin.js';
+export type { TfrecordSinkPluginOptions, TfrecordSourcePluginOptions } from './plugin.js';
+export { externalShuffle } from './external-shuffle.js';
+export type { ExternalShuffleOptions } from './external-shuffle.js';

@@ -16,6 +16,8 @@ export interface ShardFileSettings {
   readonly level: number;
   readonly bufferBytes: number;
   readonly fsync: boolean;
+  /** Compute the file's SHA-256 (for the manifest). */
+  readonly sha256: boolean;
 }
 
 /**
@@ -41,7 +43,7 @@ export class ShardFile {
   private constructor(handle: FileHandle, settings: ShardFileSettings) {
     this.settings = settings;
     this.#handle = handle;
-    this.#output = new ShardOutput(handle, settings.compression, settings.level);
+    this.#output = new ShardOutput(handle, settings.compression, settings.level, settings.sha256);
     this.#buffer = new Uint8Array(settings.bufferBytes);
   }
 

@@ -107,6 +107,24 @@ export class ShardedWriter {
     return this.#writeSlowly(payload, recordIndex);
   }
 
+  /**
+   * Writes a record or a batch (an array of records), each record exactly as {@link write} would:
+   * same bytes, its own record index and `onError` handling. A promise only when a record needed one.
+   */
+  writeChunk(chunk: SinkInput | readonly SinkInput[]): Promise<void> | undefined {
+    return Array.isArray(chunk)
+      ? this.#writeFrom(chunk as readonly SinkInput[], 0)
+      : this.write(chunk as SinkInput);
+  }
+
+  #writeFrom(records: readonly SinkInput[], start: number): Promise<void> | undefined {
+    for (let index = start; index < records.length; index++) {
+      const pending = this.write(records[index]!);
+      if (pending !== undefined) return pending.then(() => this.#writeFrom(records, index + 1));
+    }
+    return undefined;
+  }
+
   async #writeSlowly(payload: Payload, recordIndex: number): Promise<void> {
     try {
       const shard = await this.#shardFor(payload.length + FRAME_OVERHEAD);
@@ -297,6 +315,7 @@ export class ShardedWriter {
       level,
       fsync,
       bufferBytes: Math.min(shared, bufferBytes),
+      sha256: this.#options.manifest,
     };
     const shard = await this.#guard(settings.temporaryPath, 'creating a shard', () =>
       ShardFile.create(settings),

@@ -1,25 +1,26 @@
-import { basename, dirname } from 'node:path';
-import { RecordErrorPolicy, attachReport, type Reporter } from '@tfpipe/core';
-import { ShardedWriter, type SinkInput } from './sharded-writer.js';
-import { resolveSinkOptions, type TfrecordSinkOptions } from './sink-options.js';
+import { attachReport, type Reporter } from '@tfpipe/core';
+import { openShardedWriter, type SinkChunk } from './tfrecord-writer.js';
+import type { TfrecordSinkOptions } from './sink-options.js';
 
 /**
  * A `WritableStream` that writes Examples, SequenceExamples or already-serialized payloads to TFRecord
  * files: one `path`, or shards `PREFIX-00000-of-00008.tfrecord` in a `directory`, cut by record count,
- * by bytes, or dealt round-robin into a fixed number. Records are encoded and framed straight into a
- * 16 MiB buffer and written whole. Every file is written under a temporary name
- * (`.NAME.tfpipe-tmp-<pid>-<random>`), synced, and renamed only when the stream closes; aborting the
- * stream, or any error, deletes the temporaries. The report (`reportOf`) gives records, bytes, shards
- * and the shard being written.
+ * by bytes, or dealt round-robin into a fixed number. A chunk may be one record or a batch (an array
+ * of records, as `batch(size)` or `buildExamples` on batches emit): a batch writes the same bytes as
+ * its records one by one, with `onError` applied per record, and costs one stream chunk instead of
+ * many. Records are encoded and framed straight into a 16 MiB buffer and written whole. Every file is
+ * written under a temporary name (`.NAME.tfpipe-tmp-<pid>-<random>`), synced, and renamed only when
+ * the stream closes; aborting the stream, or any error, deletes the temporaries. The report
+ * (`reportOf`) gives records, bytes, shards and the shard being written. `createTfrecordWriter` is
+ * the same writer without the stream.
  *
  * @throws TfpipeError `INVALID_OPTION` at once for bad options; the stream errors with `OUTPUT_EXISTS`,
  * `OUTPUT_UNWRITABLE`, `DISK_FULL`, `IO` (fatal) or a record error (`FEATURE_TYPE`, `PROTO_DECODE`, codec
  * errors) under the `onError` policy.
  */
-export function tfrecordSink(options: TfrecordSinkOptions): WritableStream<SinkInput> & Reporter {
-  const resolved = resolveSinkOptions(options, dirname, basename);
-  const writer = new ShardedWriter(resolved, new RecordErrorPolicy(options));
-  const stream = new WritableStream<SinkInput>({
+export function tfrecordSink(options: TfrecordSinkOptions): WritableStream<SinkChunk> & Reporter {
+  const writer = openShardedWriter(options);
+  const stream = new WritableStream<SinkChunk>({
     start: async () => {
       try {
         await writer.start();
@@ -28,7 +29,7 @@ export function tfrecordSink(options: TfrecordSinkOptions): WritableStream<SinkI
         throw error;
       }
     },
-    write: (record) => writer.write(record),
+    write: (chunk) => writer.writeChunk(chunk),
     close: () => writer.close(),
     abort: () => writer.abort(),
   });

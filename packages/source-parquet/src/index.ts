@@ -18,3 +18,5 @@ export type { ParquetSchemaOptions } from './parquet-schema.js';
 export type { ParquetSchema, ParquetFeature, ParquetUnsupportedColumn } from './parquet-schema-types.js';
 export type { ParquetReadOptions, TimestampUnit, DecimalMode, NestedMode } from './parquet-read-options.js';
 export type { ParquetFeatureKind, ParquetValueUnit } from './describe-leaf.js';
+export { plugin, parquetSourceOptionsSchema } from './plugin.js';
+export type { ParquetSourcePluginOptions } from './plugin.js';

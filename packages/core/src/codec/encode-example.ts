@@ -13,6 +13,7 @@ const TAG_FLOAT_LIST = 0x12;
 const TAG_INT64_LIST = 0x1a;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 // The measuring pass records, in the order the writer needs them (parents before children), the
 // size of every length-delimited message whose size is not obvious; the writing pass reads them
@@ -55,7 +56,9 @@ function measureFeature(key: string, feature: Feature): number {
     case 'bytes': {
       const slot = reserveSize();
       let list = 0;
-      for (const value of feature.value) {
+      const values = feature.value;
+      for (let index = 0; index < values.length; index++) {
+        const value = values[index];
         if (!(value instanceof Uint8Array)) throw typeError(key, 'bytes feature values must be Uint8Arrays');
         list += fieldSize(value.length);
       }
@@ -70,10 +73,14 @@ function measureFeature(key: string, feature: Feature): number {
     case 'int64': {
       const slot = reserveSize();
       let packed = 0;
-      for (const value of feature.value) {
+      const list = feature.value;
+      for (let index = 0; index < list.length; index++) {
+        const value = list[index];
         if (typeof value !== 'bigint')
           throw typeError(key, `int64 feature values must be bigints, got ${typeof value}`);
-        packed += int64VarintSize(value);
+        // Through Number when it is exact and non-negative: bigint comparisons cost several times more.
+        const number = Number(value);
+        packed += number >= 0 && number <= MAX_SAFE ? varintSize(number) : int64VarintSize(value);
       }
       sizes[slot] = packed;
       return fieldSize(packed === 0 ? 0 : fieldSize(packed));
@@ -136,6 +143,7 @@ function measureFeatureLists(lists: SequenceExample['featureLists']): number {
 }
 
 function measure(value: Example | SequenceExample): number {
+  measured = undefined;
   sizeCount = 0;
   keyOrders.length = 0;
   values.length = 0;
@@ -150,8 +158,16 @@ function measure(value: Example | SequenceExample): number {
  * @throws TfpipeError `FEATURE_TYPE` for a value of the wrong type or a lone-surrogate feature name
  */
 export function encodedLength(value: Example | SequenceExample): number {
-  return measure(value);
+  const length = measure(value);
+  measured = value;
+  measuredLength = length;
+  return length;
 }
+
+// `encodedLength(value)` followed at once by `encodeInto(value, …)` (what a sink does) measures once:
+// the measuring pass's results are still in place when the next value to encode is the one measured.
+let measured: Example | SequenceExample | undefined;
+let measuredLength = 0;
 
 function isSequence(value: Example | SequenceExample): value is SequenceExample {
   return (value as Partial<SequenceExample>).featureLists !== undefined;
@@ -172,7 +188,9 @@ function writeFeature(
   switch (feature.kind) {
     case 'bytes': {
       position = writeHeader(target, position, TAG_BYTES_LIST, nextSize());
-      for (const value of feature.value) {
+      const values = feature.value;
+      for (let index = 0; index < values.length; index++) {
+        const value = values[index] as Uint8Array;
         position = writeHeader(target, position, TAG_1, value.length);
         target.set(value, position);
         position += value.length;
@@ -203,7 +221,15 @@ function writeFeature(
       if (packed === 0) return writeHeader(target, position, TAG_INT64_LIST, 0);
       position = writeHeader(target, position, TAG_INT64_LIST, fieldSize(packed));
       position = writeHeader(target, position, TAG_1, packed);
-      for (const value of feature.value) position = writeInt64Varint(target, position, value);
+      const list = feature.value;
+      for (let index = 0; index < list.length; index++) {
+        const value = list[index] as bigint;
+        const number = Number(value);
+        position =
+          number >= 0 && number <= MAX_SAFE
+            ? writeVarint(target, position, number)
+            : writeInt64Varint(target, position, value);
+      }
       return position;
     }
     default:
@@ -243,11 +269,24 @@ function writeFeatureLists(target: Uint8Array, view: DataView, position: number)
   return position;
 }
 
+// The sink writes thousands of records into one buffer: keep its DataView.
+let lastTarget: Uint8Array | undefined;
+let lastView: DataView | undefined;
+
+function viewOf(target: Uint8Array): DataView {
+  if (target !== lastTarget || lastView === undefined) {
+    lastView = new DataView(target.buffer, target.byteOffset, target.byteLength);
+    lastTarget = target;
+  }
+  return lastView;
+}
+
 function write(value: Example | SequenceExample, target: Uint8Array, offset: number): number {
   sizeCursor = 0;
   keyOrderCursor = 0;
   valueCursor = 0;
-  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
+  measured = undefined;
+  const view = viewOf(target);
   // The order of the measuring pass, which `measure(value)` just ran, drives the writing.
   const position = writeFeatures(target, view, offset, TAG_1);
   return isSequence(value) ? writeFeatureLists(target, view, position) : position;
@@ -257,11 +296,13 @@ function write(value: Example | SequenceExample, target: Uint8Array, offset: num
  * Encodes an Example or SequenceExample straight into `target` at `offset` and returns the offset
  * after it. Map entries are written in UTF-8 byte order of their keys, so equal values give equal
  * bytes. Floats are narrowed to float32.
+ * Called right after `encodedLength(value)` on the same object, it reuses that measurement (the
+ * value must not change in between).
  * @param target - must have `encodedLength(value)` bytes of room from `offset`
  * @throws TfpipeError `FEATURE_TYPE` for a value of the wrong type, `INVALID_OPTION` when `target` is too small
  */
 export function encodeInto(value: Example | SequenceExample, target: Uint8Array, offset: number): number {
-  const length = measure(value);
+  const length = value === measured ? measuredLength : measure(value);
   if (!Number.isInteger(offset) || offset < 0 || target.length - offset < length) {
     throw new TfpipeError(
       'INVALID_OPTION',

@@ -33,6 +33,14 @@ export type StageFactory<Options, In, Out> = (
  * A sink plugin: a factory returning a `WritableStream`. When the stream closes the sink has flushed
  * and finalised everything; nothing appears under a final name before that. Aborting it removes its
  * temporary files.
+ *
+ * **Batches.** A chunk that is an array is a batch: several records travelling as one chunk, because
+ * a WHATWG stream costs ~1-4 µs per chunk, more than encoding a small tabular record. Records
+ * themselves are never arrays. A stage that supports batches maps a batch in to a batch out
+ * (`buildExamples`: rows → Examples, a skipped row just leaves the batch shorter); a sink that
+ * supports them writes each record of a batch as if written alone (same bytes, same `onError`
+ * policy per record, record indexes counting records, not chunks); `run()` counts a batch as its
+ * length. `batch(size)` makes batches, `unbatch()` undoes them for stages that take single records.
  */
 export type SinkFactory<Options, In> = (options: Options) => WritableStream<In> & Partial<Reporter>;
 

@@ -1,6 +1,7 @@
 import { reportOf } from '../contract/plugin-contract.js';
 import type { StageReport } from '../contract/plugin-contract.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
+import { recordsIn } from './batch.js';
 import type { Progress, RunOptions, RunSummary } from './run-summary.js';
 
 const STAGE = 'run';
@@ -30,23 +31,25 @@ export async function runStreams(
   let read = 0;
   let written = 0;
   const countsItself = reportOf(source)?.records !== undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    internal.signal.addEventListener('abort', () => reject(internal.signal.reason as Error), { once: true });
-    if (internal.signal.aborted) reject(internal.signal.reason as Error);
-  });
-  aborted.catch(() => undefined);
   // The source and the sink are driven by our own pumps, which cancel and abort them on any failure
   // themselves (Node's pipeTo can skip the cancel when a pending write fails). Links between stages
   // use pipeTo: a failure on either side reaches them as an error or a cancel.
   const links: Promise<void>[] = [];
   if (stages.length === 0) {
-    links.push(pump(source, sink, aborted, () => (read++, written++)));
+    links.push(
+      pump(source, sink, internal.signal, (records) => {
+        read += records;
+        written += records;
+      }),
+    );
   } else {
-    links.push(pump(source, stages[0]!.writable, aborted, () => read++));
+    links.push(pump(source, stages[0]!.writable, internal.signal, (records) => (read += records)));
     for (let index = 1; index < stages.length; index++) {
       links.push(stages[index - 1]!.readable.pipeTo(stages[index]!.writable));
     }
-    links.push(pump(stages[stages.length - 1]!.readable, sink, aborted, () => written++));
+    links.push(
+      pump(stages[stages.length - 1]!.readable, sink, internal.signal, (records) => (written += records)),
+    );
   }
 
   const progress = (): Progress => {
@@ -104,31 +107,56 @@ function invalid(detail: string): TfpipeError {
 /**
  * Moves chunks from `readable` to `writable` honouring backpressure (`writer.ready`), like `pipeTo`,
  * but on any failure or abort it cancels the readable and aborts the writable with the reason itself.
+ * `count` gets the records in each chunk: a batch (an array) counts as its length.
+ *
+ * No per-chunk `Promise.race` against long-lived promises: each race leaves a reaction on them that
+ * keeps the chunk alive until the run ends (memory grew with every record). Failures and aborts instead
+ * cancel the pending read or abort the pending write, which settles the one await in flight.
  */
 async function pump(
   readable: ReadableStream<unknown>,
   writable: WritableStream<unknown>,
-  aborted: Promise<never>,
-  count: () => void,
+  signal: AbortSignal,
+  count: (records: number) => void,
 ): Promise<void> {
   const reader = readable.getReader();
   const writer = writable.getWriter();
-  // A writable that fails while we wait on a slow read must stop the wait, not the next write.
-  const failed = writer.closed.then(() => new Promise<never>(() => undefined));
-  failed.catch(() => undefined);
+  // Racing every read against a never-settling promise would leave one reaction per chunk on it,
+  // each holding that chunk: every record read would stay in memory. Instead an abort, or the
+  // writable failing while we wait on a slow read, stops both ends once; the loop then sees it.
+  let stopped: { readonly reason: unknown } | undefined;
+  // A function, so that TypeScript does not narrow `stopped` across the awaits that may set it.
+  const stoppedBy = (): { readonly reason: unknown } | undefined => stopped;
+  const stop = (reason: unknown): void => {
+    if (stopped !== undefined) return;
+    stopped = { reason };
+    reader.cancel(reason).catch(() => undefined);
+    writer.abort(reason).catch(() => undefined);
+  };
+  const onAbort = (): void => stop(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  writer.closed.catch(stop);
   try {
     for (;;) {
-      const next = await Promise.race([aborted, failed, reader.read()]);
+      const next = await reader.read();
+      const stoppedAfterRead = stoppedBy();
+      if (stoppedAfterRead !== undefined) throw stoppedAfterRead.reason;
       if (next.done) break;
-      count();
-      await Promise.race([aborted, writer.ready]);
+      count(recordsIn(next.value));
+      await writer.ready;
+      const stoppedAfterReady = stoppedBy();
+      if (stoppedAfterReady !== undefined) throw stoppedAfterReady.reason;
       // The write's failure also rejects `ready` and `close`, where the loop sees it.
       writer.write(next.value).catch(() => undefined);
     }
-    await Promise.race([aborted, writer.close()]);
+    await writer.close();
   } catch (error) {
-    await Promise.allSettled([reader.cancel(error), writer.abort(error)]);
-    throw error;
+    const reason = stoppedBy()?.reason ?? error;
+    await Promise.allSettled([reader.cancel(reason), writer.abort(reason)]);
+    throw reason;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
 }
 

@@ -1,0 +1,110 @@
+import { open, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { batch, buildExamples, run, type ExampleSpec } from '@tfpipe/core';
+import { tfrecordSink } from '@tfpipe/sink-tfrecord';
+import { csvSource } from '@tfpipe/source-csv';
+import { random, scaled, timeOnce, timeRuns, type BenchCase, type SideContext } from '../harness.js';
+
+const ROWS = 1_000_000;
+const BATCH = 1024;
+const HEADER = 'id,count,year,x1,x2,x3,x4,city,comment,label\n';
+const CITIES = ['Amsterdam', 'Berlin', 'Chicago', 'Delhi', 'São Paulo', 'Zürich', '東京', 'Lagos'];
+
+const SPEC: ExampleSpec = {
+  id: 'int64',
+  count: 'int64',
+  year: 'int64',
+  x1: 'float',
+  x2: 'float',
+  x3: 'float',
+  x4: 'float',
+  city: 'bytes',
+  comment: 'bytes',
+  label: 'int64',
+};
+
+function fileName(multiple: number): string {
+  return `data-${multiple}x.csv`;
+}
+
+/** Writes `rows` rows of 10 columns, with quoted commas, `""` escapes and the odd quoted newline. */
+async function writeCsv(path: string, rows: number): Promise<number> {
+  const next = random(3);
+  const handle = await open(path, 'w');
+  let bytes = 0;
+  try {
+    let text = HEADER;
+    for (let index = 0; index < rows; index++) {
+      const comment = index % 50 === 0 ? `"line one\nline ""two"", ${index}"` : `"note ${index % 997}, ok"`;
+      text += `${index},${Math.floor(next() * 1000)},${1990 + Math.floor(next() * 35)},${(next() * 100).toFixed(3)},${(next() * 2 - 1).toFixed(5)},${(next() * 1e6).toFixed(1)},${next().toExponential(3)},${CITIES[index % CITIES.length]},${comment},${index % 7}\n`;
+      if (text.length > 1 << 20) {
+        bytes += (await handle.write(text)).bytesWritten;
+        text = '';
+      }
+    }
+    bytes += (await handle.write(text)).bytesWritten;
+  } finally {
+    await handle.close();
+  }
+  return bytes;
+}
+
+async function convert(context: SideContext, multiple: number): Promise<void> {
+  const output = join(context.workDirectory, `csv-${multiple}x.tfrecord`);
+  await rm(output, { force: true });
+  await run(
+    csvSource({ path: join(context.dataDirectory, fileName(multiple)) }),
+    batch<Record<string, string>>(BATCH),
+    buildExamples.batches(SPEC),
+    tfrecordSink({ path: output, fsync: false }),
+  );
+}
+
+/** Case d: a generated 1M-row, 10-column CSV → TFRecord, against csvSource alone drained. */
+export const csvCase: BenchCase = {
+  name: 'csv',
+  title: 'd. CSV 1M rows × 10 columns → TFRecord',
+  unit: 'rows/s',
+  fullOnly: ['ours-5x'],
+  async prepare(dataDirectory, scale, full) {
+    const notes: string[] = [];
+    for (const multiple of full ? [1, 2, 5] : [1, 2]) {
+      const bytes = await writeCsv(join(dataDirectory, fileName(multiple)), scaled(ROWS * multiple, scale));
+      notes.push(`${multiple}x: ${scaled(ROWS * multiple, scale)} rows, ${(bytes / 1e6).toFixed(0)} MB`);
+    }
+    return notes;
+  },
+  sides: {
+    ours: {
+      label: 'tfpipe csv→tfrecord',
+      run: (context) =>
+        timeRuns(
+          context.repeats,
+          scaled(ROWS, context.scale),
+          () => convert(context, 1),
+          `batch(${BATCH}) after csvSource`,
+        ),
+    },
+    parser: {
+      label: 'csvSource drained',
+      run: (context) =>
+        timeRuns(context.repeats, scaled(ROWS, context.scale), async () => {
+          const reader = csvSource({ path: join(context.dataDirectory, fileName(1)) }).getReader();
+          while (!(await reader.read()).done);
+        }),
+    },
+    'ours-2x': {
+      label: 'tfpipe, 2x input (RSS)',
+      run: (context) => timeOnce(scaled(2 * ROWS, context.scale), () => convert(context, 2), 'one run'),
+    },
+    'ours-5x': {
+      label: 'tfpipe, 5x input (RSS)',
+      run: (context) => timeOnce(scaled(5 * ROWS, context.scale), () => convert(context, 5), 'one run'),
+    },
+  },
+  comparisons: [
+    { ours: 'ours', baseline: 'parser', target: 0.6 },
+    { ours: 'ours-2x', baseline: 'parser' },
+    { ours: 'ours-5x', baseline: 'parser' },
+  ],
+};

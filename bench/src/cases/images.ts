@@ -1,0 +1,117 @@
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from '@tfpipe/core';
+import { tfrecordSink } from '@tfpipe/sink-tfrecord';
+import { imageExamples, imageSource } from '@tfpipe/source-images';
+import sharp from 'sharp';
+import { random, scaled, timeRuns, type BenchCase, type SideContext } from '../harness.js';
+
+const IMAGES = 300;
+const CLASSES = ['cat', 'dog', 'fox'];
+/** Images in flight, for our source and for the sharp-alone baseline alike. */
+const IN_FLIGHT = 4;
+
+async function imagePaths(root: string): Promise<string[]> {
+  const paths: string[] = [];
+  for (const name of CLASSES) {
+    for (const file of await readdir(join(root, name))) paths.push(join(root, name, file));
+  }
+  return paths;
+}
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: limit }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
+
+async function convert(context: SideContext, resize: boolean): Promise<void> {
+  const output = join(context.workDirectory, resize ? 'resized.tfrecord' : 'original.tfrecord');
+  await rm(output, { force: true });
+  const source = imageSource({
+    folder: join(context.dataDirectory, 'images'),
+    concurrency: IN_FLIGHT,
+    ...(resize
+      ? { resize: { width: 224, height: 224, fit: 'cover' as const }, format: 'jpeg' as const, quality: 90 }
+      : {}),
+  });
+  await pipeline(source, imageExamples(), tfrecordSink({ path: output, fsync: false })).run();
+}
+
+/** Case e: 300 generated 640×480 JPEGs in class folders → 224×224 JPEG TFRecords, and kept as they are. */
+export const imagesCase: BenchCase = {
+  name: 'images',
+  title: 'e. 300 JPEGs 640×480 (class folders) → TFRecord',
+  unit: 'images/s',
+  async prepare(dataDirectory, scale) {
+    const next = random(11);
+    const count = scaled(IMAGES, scale, CLASSES.length);
+    let bytes = 0;
+    for (let index = 0; index < count; index++) {
+      const folder = join(dataDirectory, 'images', CLASSES[index % CLASSES.length]!);
+      await mkdir(folder, { recursive: true });
+      // A gradient plus noise, so the JPEGs are of a realistic size rather than flat colour.
+      const pixels = Buffer.alloc(640 * 480 * 3);
+      const shade = Math.floor(next() * 128);
+      for (let offset = 0; offset < pixels.length; offset++) {
+        pixels[offset] = (shade + ((offset / 3) % 640) / 5 + Math.floor(next() * 40)) & 0xff;
+      }
+      const info = await sharp(pixels, { raw: { width: 640, height: 480, channels: 3 } })
+        .jpeg({ quality: 90 })
+        .toFile(join(folder, `${String(index).padStart(4, '0')}.jpg`));
+      bytes += info.size;
+    }
+    return [`${count} JPEGs, ${(bytes / 1e6).toFixed(1)} MB, ${IN_FLIGHT} in flight on both sides`];
+  },
+  sides: {
+    resize: {
+      label: 'tfpipe resize→JPEG',
+      run: (context) =>
+        timeRuns(context.repeats, scaled(IMAGES, context.scale, CLASSES.length), () =>
+          convert(context, true),
+        ),
+    },
+    'sharp-alone': {
+      label: 'sharp alone, same transform',
+      async run(context) {
+        const paths = await imagePaths(join(context.dataDirectory, 'images'));
+        return timeRuns(context.repeats, paths.length, () =>
+          eachLimited(paths, IN_FLIGHT, async (path) =>
+            sharp(await readFile(path))
+              .rotate()
+              .resize(224, 224, { fit: 'cover' })
+              .jpeg({ quality: 90 })
+              .toBuffer(),
+          ),
+        );
+      },
+    },
+    original: {
+      label: 'tfpipe keep original bytes',
+      run: (context) =>
+        timeRuns(context.repeats, scaled(IMAGES, context.scale, CLASSES.length), () =>
+          convert(context, false),
+        ),
+    },
+    'raw-read': {
+      label: 'fs.readFile of the files',
+      async run(context) {
+        const paths = await imagePaths(join(context.dataDirectory, 'images'));
+        return timeRuns(context.repeats, paths.length, () =>
+          eachLimited(paths, IN_FLIGHT, (path) => readFile(path)),
+        );
+      },
+    },
+  },
+  comparisons: [
+    { ours: 'resize', baseline: 'sharp-alone', target: 0.9 },
+    { ours: 'original', baseline: 'raw-read', target: 0.5 },
+  ],
+};

@@ -1,0 +1,90 @@
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { batch, buildExamples, run } from '@tfpipe/core';
+import { tfrecordSink } from '@tfpipe/sink-tfrecord';
+import { parquetExampleSpec, parquetSchema, parquetSource } from '@tfpipe/source-parquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { parquetWriteFile } from 'hyparquet-writer';
+import { random, scaled, timeRuns, type BenchCase } from '../harness.js';
+
+const ROWS = 1_000_000;
+const ROW_GROUP = 100_000;
+const BATCH = 1024;
+const FILE = 'data.parquet';
+const CITIES = ['Amsterdam', 'Berlin', 'Chicago', 'Delhi', 'Espoo', 'Fukuoka', 'Lagos', 'Lima'];
+
+/** Case f: a generated 1M-row, 10-column snappy Parquet file with 100k-row groups → TFRecord. */
+export const parquetCase: BenchCase = {
+  name: 'parquet',
+  title: 'f. Parquet 1M rows × 10 columns (snappy) → TFRecord',
+  unit: 'rows/s',
+  async prepare(dataDirectory, scale) {
+    const rows = scaled(ROWS, scale);
+    const next = random(5);
+    const column = <T>(make: (index: number) => T): T[] =>
+      Array.from({ length: rows }, (_, index) => make(index));
+    const path = join(dataDirectory, FILE);
+    parquetWriteFile({
+      filename: path,
+      codec: 'SNAPPY',
+      rowGroupSize: ROW_GROUP,
+      columnData: [
+        { name: 'id', type: 'INT64', data: column((index) => BigInt(index)) },
+        { name: 'count', type: 'INT32', data: column(() => Math.floor(next() * 1000)) },
+        { name: 'year', type: 'INT32', data: column(() => 1990 + Math.floor(next() * 35)) },
+        { name: 'x1', type: 'DOUBLE', data: column(() => next() * 100) },
+        { name: 'x2', type: 'DOUBLE', data: column(() => next() * 2 - 1) },
+        { name: 'x3', type: 'FLOAT', data: column(() => next() * 1e6) },
+        { name: 'x4', type: 'DOUBLE', data: column(() => next()) },
+        { name: 'city', type: 'STRING', data: column((index) => CITIES[index % CITIES.length]!) },
+        { name: 'comment', type: 'STRING', data: column((index) => `note ${index % 997}, ok`) },
+        { name: 'label', type: 'INT32', data: column((index) => index % 7) },
+      ],
+    });
+    const { size } = await stat(path);
+    return [`${rows} rows, ${Math.ceil(rows / ROW_GROUP)} row groups, ${(size / 1e6).toFixed(1)} MB`];
+  },
+  sides: {
+    ours: {
+      label: 'tfpipe parquet→tfrecord',
+      async run(context) {
+        const path = join(context.dataDirectory, FILE);
+        const output = join(context.workDirectory, 'parquet.tfrecord');
+        const spec = parquetExampleSpec(await parquetSchema(path));
+        return timeRuns(
+          context.repeats,
+          scaled(ROWS, context.scale),
+          async () => {
+            await rm(output, { force: true });
+            await run(
+              parquetSource({ path }),
+              batch(BATCH),
+              buildExamples.batches(spec),
+              tfrecordSink({ path: output, fsync: false }),
+            );
+          },
+          `batch(${BATCH}) after parquetSource`,
+        );
+      },
+    },
+    hyparquet: {
+      label: 'hyparquet alone (row group by row group)',
+      async run(context) {
+        const path = join(context.dataDirectory, FILE);
+        return timeRuns(context.repeats, scaled(ROWS, context.scale), async () => {
+          const file = await asyncBufferFromFile(path);
+          const metadata = await parquetMetadataAsync(file);
+          let rowStart = 0;
+          for (const group of metadata.row_groups) {
+            const rowEnd = rowStart + Number(group.num_rows);
+            const rows = await parquetReadObjects({ file, metadata, compressors, rowStart, rowEnd });
+            if (rows.length !== rowEnd - rowStart) throw new Error('short row group');
+            rowStart = rowEnd;
+          }
+        });
+      },
+    },
+  },
+  comparisons: [{ ours: 'ours', baseline: 'hyparquet', target: 0.5 }],
+};

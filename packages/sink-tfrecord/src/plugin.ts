@@ -1,0 +1,137 @@
+import {
+  attachReport,
+  defineSinkPlugin,
+  defineSourcePlugin,
+  mapRows,
+  reportOf,
+  TfpipeError,
+  type StageReport,
+} from '@tfpipe/core';
+import { z } from 'zod';
+import { tfrecordSink } from './tfrecord-sink.js';
+import { tfrecordSource } from './tfrecord-source.js';
+
+/** Drops keys whose value is `undefined` (zod's optional keys), for exactOptionalPropertyTypes. */
+function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
+}
+
+const positiveInteger = z
+  .int({ error: 'expected a positive integer' })
+  .min(1, { error: 'expected a positive integer' });
+const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
+const flag = z.boolean({ error: 'expected true or false' });
+
+/** The options of the `tfrecordSink` plugin in a config file (JSON values only). */
+export const tfrecordSinkOptionsSchema = z.strictObject({
+  path: name.optional(),
+  directory: name.optional(),
+  prefix: name.optional(),
+  shards: positiveInteger.optional(),
+  maxRecords: positiveInteger.optional(),
+  maxBytes: positiveInteger.optional(),
+  suffix: name.optional(),
+  compression: z.enum(['none', 'gzip', 'zlib'], { error: 'expected "none", "gzip" or "zlib"' }).optional(),
+  level: z
+    .int({ error: 'expected an integer from 0 to 9' })
+    .min(0)
+    .max(9, { error: 'expected an integer from 0 to 9' })
+    .optional(),
+  overwrite: flag.optional(),
+  index: flag.optional(),
+  manifest: flag.optional(),
+  bufferBytes: positiveInteger.optional(),
+  fsync: flag.optional(),
+});
+
+/** Checked options of the sink plugin. */
+export type TfrecordSinkPluginOptions = z.infer<typeof tfrecordSinkOptionsSchema>;
+
+/**
+ * `@tfpipe/sink-tfrecord` as a config-file sink: `{ "plugin": "@tfpipe/sink-tfrecord", "options":
+ * { "directory": "out", "shards": 8 } }`. In a split pipeline each split is its own shard set named
+ * by the split (`train-00000-of-00008.tfrecord`, or `PREFIX-train-…` with a prefix), which needs
+ * `directory`.
+ */
+export const plugin = defineSinkPlugin<TfrecordSinkPluginOptions>({
+  kind: 'sink',
+  name: '@tfpipe/sink-tfrecord',
+  description: 'TFRecord files: sharded, gzip/zlib, DALI indexes, manifests',
+  options: tfrecordSinkOptionsSchema,
+  outputDirectory(options, context) {
+    return options.directory === undefined ? undefined : context.resolvePath(options.directory);
+  },
+  create(options, context) {
+    if (context.split !== undefined && options.directory === undefined) {
+      throw new TfpipeError(
+        'INVALID_OPTION',
+        'a split pipeline writes one shard set per split: give directory, not path',
+        {
+          stage: 'tfrecordSink',
+          position: { field: 'path' },
+          fatal: true,
+        },
+      );
+    }
+    const { path, directory, prefix, overwrite, ...rest } = options;
+    const splitPrefix =
+      context.split === undefined
+        ? prefix
+        : prefix === undefined
+          ? context.split
+          : `${prefix}-${context.split}`;
+    return tfrecordSink({
+      ...defined(rest),
+      ...(path === undefined ? {} : { path: context.resolvePath(path) }),
+      ...(directory === undefined ? {} : { directory: context.resolvePath(directory) }),
+      ...(splitPrefix === undefined ? {} : { prefix: splitPrefix }),
+      overwrite: overwrite ?? context.overwrite ?? false,
+      payloadType: context.payloadType,
+      onError: context.onError,
+    });
+  },
+});
+
+/** The options of the TFRecord source plugin in a config file. */
+export const tfrecordSourceOptionsSchema = z.strictObject({
+  paths: z.union([name, z.array(name).min(1)], { error: 'expected a path or glob, or a list of them' }),
+  compression: z
+    .enum(['auto', 'none', 'gzip', 'zlib'], { error: 'expected "auto", "none", "gzip" or "zlib"' })
+    .optional(),
+  maxRecordBytes: positiveInteger.optional(),
+  payloadType: z
+    .enum(['Example', 'SequenceExample'], { error: 'expected "Example" or "SequenceExample"' })
+    .optional(),
+});
+
+/** Checked options of the source plugin. */
+export type TfrecordSourcePluginOptions = z.infer<typeof tfrecordSourceOptionsSchema>;
+
+/**
+ * TFRecord files as a config-file source: `{ "plugin": "@tfpipe/sink-tfrecord", "options":
+ * { "paths": "in/*.tfrecord" } }` under `source`. Payloads are copied to the sink without
+ * re-encoding unless a transform or split needs their features.
+ */
+export const sourcePlugin = defineSourcePlugin<TfrecordSourcePluginOptions, Uint8Array>({
+  kind: 'source',
+  name: '@tfpipe/sink-tfrecord',
+  description: 'TFRecord files (globs, gzip/zlib detected, every CRC checked)',
+  options: tfrecordSourceOptionsSchema,
+  output: 'payloads',
+  create(options, context) {
+    const patterns = typeof options.paths === 'string' ? [options.paths] : options.paths;
+    const source = tfrecordSource({
+      paths: patterns.map((pattern) => context.resolvePath(pattern)),
+      ...(options.compression === undefined ? {} : { compression: options.compression }),
+      ...(options.maxRecordBytes === undefined ? {} : { maxRecordBytes: options.maxRecordBytes }),
+      onError: context.onError,
+    });
+    const payloads = source.pipeThrough(mapRows((record: { data: Uint8Array }) => record.data));
+    // The payload stream reports what the file reader counted (records, bytes read, skipped).
+    const readable = attachReport(
+      payloads,
+      (): StageReport => reportOf(source) ?? { stage: 'tfrecordSource' },
+    );
+    return { readable, payloadType: options.payloadType ?? 'Example', reporters: [source] };
+  },
+});

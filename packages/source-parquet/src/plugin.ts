@@ -1,0 +1,81 @@
+import { buildExamples, defineSourcePlugin, TfpipeError } from '@tfpipe/core';
+import { z } from 'zod';
+import { parquetExampleSpec } from './parquet-example-spec.js';
+import type { ParquetRow } from './create-parquet-source.js';
+import { parquetSchema } from './node/parquet-schema.js';
+import { parquetSource } from './node/parquet-source.js';
+import { resolveParquetInputs } from './node/resolve-parquet-inputs.js';
+
+/** Drops keys whose value is `undefined` (zod's optional keys), for exactOptionalPropertyTypes. */
+function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
+}
+
+const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
+const count = z
+  .int({ error: 'expected a whole number ≥ 0' })
+  .min(0, { error: 'expected a whole number ≥ 0' });
+
+/** The options of the Parquet source plugin in a config file. */
+export const parquetSourceOptionsSchema = z.strictObject({
+  path: name.optional(),
+  paths: z.array(name, { error: 'expected a list of paths' }).min(1).optional(),
+  columns: z.array(name, { error: 'expected a list of column names' }).optional(),
+  rowGroups: z.array(count, { error: 'expected a list of row group indexes' }).optional(),
+  rowStart: count.optional(),
+  rowEnd: count.optional(),
+  batchSize: z
+    .int({ error: 'expected a positive integer' })
+    .min(1, { error: 'expected a positive integer' })
+    .optional(),
+  decimal: z.enum(['float', 'text'], { error: 'expected "float" or "text"' }).optional(),
+  timestampUnit: z.enum(['s', 'ms', 'us', 'ns'], { error: 'expected "s", "ms", "us" or "ns"' }).optional(),
+  separator: name.optional(),
+  nested: z.enum(['error', 'parallel'], { error: 'expected "error" or "parallel"' }).optional(),
+  missing: z.enum(['omit', 'empty', 'error'], { error: 'expected "omit", "empty" or "error"' }).optional(),
+});
+
+/** Checked options of the Parquet plugin. */
+export type ParquetSourcePluginOptions = z.infer<typeof parquetSourceOptionsSchema>;
+
+/**
+ * `@tfpipe/source-parquet` as a config-file source: `{ "plugin": "@tfpipe/source-parquet",
+ * "options": { "path": "data/", "columns": ["id", "label"] } }`. Without a `spec` in the pipeline,
+ * every column becomes a feature by the footer-derived spec (`parquetExampleSpec`, nulls as
+ * `missing` says).
+ */
+export const plugin = defineSourcePlugin<ParquetSourcePluginOptions, ParquetRow>({
+  kind: 'source',
+  name: '@tfpipe/source-parquet',
+  description: 'Parquet files, directories or globs (hyparquet, row group by row group)',
+  options: parquetSourceOptionsSchema,
+  output: 'rows',
+  async create(options, context) {
+    const { path, paths, missing, ...read } = options;
+    const inputs = (paths ?? (path === undefined ? [] : [path])).map((input) => context.resolvePath(input));
+    if (inputs.length === 0) {
+      throw new TfpipeError('INVALID_OPTION', 'give path or paths', { stage: 'parquetSource', fatal: true });
+    }
+    const [first] = await resolveParquetInputs(inputs);
+    if (first === undefined) {
+      throw new TfpipeError('INPUT_NOT_FOUND', 'no Parquet files', {
+        stage: 'parquetSource',
+        position: { file: inputs[0]! },
+        fatal: true,
+      });
+    }
+    const readOptions = defined(read);
+    const schema = await parquetSchema(
+      first,
+      readOptions.columns === undefined ? {} : { columns: readOptions.columns },
+    );
+    const readable = parquetSource({ paths: inputs, ...readOptions, onError: context.onError });
+    return {
+      readable,
+      toExamples: () =>
+        buildExamples(parquetExampleSpec(schema, missing === undefined ? {} : { missing }) as never, {
+          onError: context.onError,
+        }),
+    };
+  },
+});
