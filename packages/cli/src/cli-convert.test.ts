@@ -70,6 +70,7 @@ describe('tfpipe convert', () => {
       'data-00002-of-00004.tfrecord.gz',
       'data-00003-of-00004.tfrecord.gz',
       'data.manifest.json',
+      'reader_spec.py',
     ]);
     const counted = await tfpipe(['count', join(out, '*.gz')]);
     expect(counted.stdout).toContain('1000\ttotal');

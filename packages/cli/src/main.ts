@@ -16,7 +16,8 @@ Run 'tfpipe <command> --help' for a command's options.`;
 
 /**
  * Runs the tfpipe CLI with `argv` (without `node` and the script) and resolves to the exit code:
- * 0 on success, 1 on a failure of the data (a corrupt record, a bad row), 2 on a usage error.
+ * 0 on success, 1 on a failure of the data (a corrupt record, a bad row), 2 on a usage error (a bad
+ * flag, an invalid pipeline file, an unknown plugin, split ratios that do not sum to 1).
  * Every failure prints exactly one line to stderr, starting `tfpipe: `.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -52,9 +53,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return await command.run(parsed.values, parsed.positionals, io);
   } catch (error) {
     await writeLine(io.stderr, `tfpipe ${command.name}: ${describe(error)}`);
-    return TfpipeError.is(error) && (error.code === 'INVALID_OPTION' || error.code === 'CONFIG_SCHEMA')
-      ? 2
-      : 1;
+    return isUsageError(error) ? 2 : 1;
   }
 }
 
@@ -65,6 +64,14 @@ function parse(command: Command, argv: readonly string[]) {
     allowPositionals: true,
     strict: true,
   });
+}
+
+const USAGE_CODES = new Set(['INVALID_OPTION', 'CONFIG_PARSE', 'CONFIG_SCHEMA', 'UNKNOWN_PLUGIN']);
+
+/** Errors of the command line or the config file (exit 2), as opposed to errors of the data (exit 1). */
+function isUsageError(error: unknown): boolean {
+  if (!TfpipeError.is(error)) return false;
+  return USAGE_CODES.has(error.code) || (error.code === 'SPLIT' && error.fatal);
 }
 
 function describe(error: unknown): string {

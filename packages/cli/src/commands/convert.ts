@@ -1,10 +1,9 @@
-import { stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { reportOf, run, type RunSummary } from '@tfpipe/core';
-import { tfrecordSink, type TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
-import { saveVocabularies } from '@tfpipe/source-csv';
-import { writeLabelMap, type LabelMap } from '@tfpipe/source-images';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
+import { convertConfig } from '../config/convert-config.js';
+import { loadPipeline } from '../config/load-pipeline.js';
 import {
   booleanFlag,
   byteSizeFlag,
@@ -14,10 +13,8 @@ import {
   stringFlag,
 } from '../flags.js';
 import { detectInputKind } from '../input-source.js';
-import { writeLine } from '../io.js';
-import { formatBytes } from '../preview.js';
-import { ttyProgress } from '../progress.js';
-import { openInput, SOURCE_FLAGS, SOURCE_FLAGS_HELP } from './convert-sources.js';
+import { SOURCE_FLAGS, SOURCE_FLAGS_HELP } from './convert-sources.js';
+import { executePipeline, RUN_FLAGS } from './run.js';
 
 type Values = Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
 const SINGLE_FILE = /\.(tfrecords?|record|tfrec)(\.gz|\.zz)?$/i;
@@ -47,22 +44,6 @@ export function sinkOptions(values: Values, out: string): TfrecordSinkOptions {
   };
 }
 
-/** One summary line per fact, for the end of a conversion. */
-export function summaryLines(summary: RunSummary): string[] {
-  const seconds = summary.elapsedMs / 1000;
-  const rate = seconds > 0 ? Math.round(summary.recordsWritten / seconds) : summary.recordsWritten;
-  const lines = [
-    `wrote ${summary.recordsWritten} records in ${summary.shards.length} file(s), ${formatBytes(summary.bytes)}, ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} records/s)`,
-  ];
-  for (const shard of summary.shards)
-    lines.push(`  ${shard.path}  ${shard.records} records  ${formatBytes(shard.bytes)}`);
-  if (summary.skipped > 0) {
-    lines.push(`skipped ${summary.skipped} bad record(s):`);
-    for (const error of summary.skippedErrors.slice(0, 10)) lines.push(`  ${error.message} [${error.code}]`);
-  }
-  return lines;
-}
-
 /** `tfpipe convert IN OUT`: any supported input to TFRecord files. */
 export const convertCommand: Command = {
   name: 'convert',
@@ -82,9 +63,14 @@ Output:
   --prefix NAME         shard name prefix (default data)
   --index               write a DALI index (<shard>.idx) beside each uncompressed shard
   --manifest            write PREFIX.manifest.json: shards, counts, sha256, features
-  --overwrite           replace existing output with the same name or prefix
+  --overwrite           replace existing output (a directory's old shards: all of them)
   --on-error P          fail (default) or skip bad records, counted in the summary
+  --save-config FILE    also write these choices as a pipeline file; 'tfpipe run FILE' repeats this
+                        conversion exactly (edit it to add transforms, splits, a shuffle)
+  --json                print the final summary as one JSON object
   --quiet               no progress line, no summary
+
+A directory of shards also gets reader_spec.py: the feature_description to read it with TensorFlow.
 
 ${SOURCE_FLAGS_HELP}`,
   options: {
@@ -96,61 +82,25 @@ ${SOURCE_FLAGS_HELP}`,
     prefix: { type: 'string' },
     index: { type: 'boolean' },
     manifest: { type: 'boolean' },
-    overwrite: { type: 'boolean' },
     'on-error': { type: 'string' },
-    quiet: { type: 'boolean' },
+    'save-config': { type: 'string' },
+    ...RUN_FLAGS,
     ...SOURCE_FLAGS,
   },
   async run(values, positionals, io) {
     const [input, out] = requirePositionals(positionals, 'IN and OUT', 2) as [string, string];
-    const onError = choiceFlag(values, 'on-error', ['fail', 'skip'] as const) ?? 'fail';
-    const quiet = booleanFlag(values, 'quiet');
-    const kind = await detectInputKind(input);
-    const options = sinkOptions(values, out);
-    const source = await openInput(kind, input, values, { onError });
-    const sink = tfrecordSink({ ...options, payloadType: source.payloadType });
-    const progress = ttyProgress(io.stderr, quiet);
-    const controller = new AbortController();
-    const onSignal = () => controller.abort();
-    process.once('SIGINT', onSignal);
-    let summary: RunSummary;
-    try {
-      summary = await run(source.readable, sink, {
-        signal: controller.signal,
-        onProgress: progress.onProgress,
-      });
-    } finally {
-      process.off('SIGINT', onSignal);
-      progress.done();
+    choiceFlag(values, 'on-error', ['fail', 'skip'] as const);
+    const kind = await detectInputKind(resolve(io.cwd, input));
+    const sink = sinkOptions(values, out);
+    const saveConfig = stringFlag(values, 'save-config');
+    if (saveConfig !== undefined) {
+      const file = resolve(io.cwd, saveConfig);
+      const saved = await convertConfig(kind, input, sink, values, io.cwd, dirname(file));
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, `${JSON.stringify(saved, null, 2)}\n`);
     }
-    await writeSidecars(kind, source.reporters, options, out);
-    if (!quiet) for (const line of summaryLines(summary)) await writeLine(io.stdout, line);
-    return 0;
+    const config = await convertConfig(kind, input, sink, values, io.cwd, io.cwd);
+    const loaded = await loadPipeline(config, { baseDirectory: io.cwd });
+    return executePipeline(loaded, values, io);
   },
 };
-
-async function outputDirectory(options: TfrecordSinkOptions, out: string): Promise<string> {
-  if (options.directory !== undefined) return options.directory;
-  const info = await stat(out).catch(() => undefined);
-  return info?.isDirectory() === true ? out : dirname(out);
-}
-
-/** Label maps and vocabularies go beside the output, so the ids in it can be read back as names. */
-async function writeSidecars(
-  kind: string,
-  reporters: readonly object[],
-  options: TfrecordSinkOptions,
-  out: string,
-): Promise<void> {
-  const directory = await outputDirectory(options, out);
-  const details = reporters.map((reporter) => reportOf(reporter)?.details ?? {});
-  if (kind === 'images') {
-    const labelMap = details[0]?.labelMap as LabelMap | undefined;
-    if (labelMap !== undefined) await writeLabelMap(join(directory, 'labels.txt'), labelMap);
-  }
-  if (kind === 'csv') {
-    const schema = details[0]?.schema;
-    if (schema !== undefined)
-      await saveVocabularies(directory, schema as Parameters<typeof saveVocabularies>[1]);
-  }
-}

@@ -1,8 +1,10 @@
-import { open } from 'node:fs/promises';
+import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
-import { detectCompression, expandPaths, readExamples } from '@tfpipe/sink-tfrecord';
+import { countRecords, detectCompression, expandPaths, readExamples } from '@tfpipe/sink-tfrecord';
+import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds-metadata.js';
 import type { Command } from '../command.js';
-import { choiceFlag, integerFlag, requirePositionals } from '../flags.js';
+import { choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine } from '../io.js';
 import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
@@ -32,6 +34,27 @@ export async function sniffCompression(file: string): Promise<'none' | 'gzip' | 
   }
 }
 
+/** The split of a shard from its name: `train-00000-of-00008.tfrecord` and TFDS's `mnist-train.tfrecord-00000-of-00001` → `train`. */
+export function splitOfShard(file: string): string {
+  const prefix = basename(file).replace(/-\d{5,}-of-\d{5,}.*$/, '');
+  const tfds = /^.+-([\w]+)\.tfrecord$/.exec(prefix);
+  return tfds?.[1] ?? prefix.replace(/\.(tfrecords?|tfrec)(\.gz|\.zz)?$/, '');
+}
+
+/** Shards grouped by split, with their record counts (every CRC checked) and sizes on disk. */
+async function splitsOf(
+  files: readonly string[],
+  options: Parameters<typeof countRecords>[1],
+): Promise<WrittenSplit[]> {
+  const splits = new Map<string, { path: string; records: number; bytes: number }[]>();
+  for (const file of files) {
+    const shard = { path: file, records: await countRecords(file, options), bytes: (await stat(file)).size };
+    const name = splitOfShard(file);
+    splits.set(name, [...(splits.get(name) ?? []), shard]);
+  }
+  return [...splits].map(([name, shards]) => ({ name, shards }));
+}
+
 function table(stats: DatasetStats): string[] {
   const rows = [
     ...stats.features.map((stat) => ({ ...stat, label: stat.name })),
@@ -56,7 +79,7 @@ function table(stats: DatasetStats): string[] {
 /** `tfpipe schema`: the features of a dataset, and the reader code for TensorFlow or DALI. */
 export const schemaCommand: Command = {
   name: 'schema',
-  summary: 'features, kinds, list lengths and presence; --format tf|dali prints reader code',
+  summary: 'features, kinds, list lengths and presence; --format tf|dali|tfds for readers',
   usage: `Usage: tfpipe schema FILE... [options]
 
 Reads TFRecord files (paths or globs) and reports every feature: its kind, its list lengths and in how
@@ -65,13 +88,22 @@ many records it is present.
 Options:
   --format F            text (default), json, tf (the feature_description for tf.io.parse_single_example,
                         or the specs for tf.io.parse_single_sequence_example), dali (features for
-                        fn.readers.tfrecord)
+                        fn.readers.tfrecord), tfds (writes dataset_info.json and features.json: splits
+                        from the shard names, shard lengths, bytes; Examples only)
+  --out DIR             where --format tfds writes (default: the first file's directory)
+  --name NAME           the dataset name in dataset_info.json (default: that directory's name)
   --limit N             read only the first N records
 ${READ_FLAGS_HELP}`,
-  options: { format: { type: 'string' }, limit: { type: 'string' }, ...READ_FLAGS },
+  options: {
+    format: { type: 'string' },
+    limit: { type: 'string' },
+    out: { type: 'string' },
+    name: { type: 'string' },
+    ...READ_FLAGS,
+  },
   async run(values, positionals, io) {
     const files = await expandPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
-    const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali'] as const) ?? 'text';
+    const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
     const payloadType = await payloadTypeOf(values, files[0]);
     const stats = await collectStats(
       files,
@@ -79,6 +111,22 @@ ${READ_FLAGS_HELP}`,
       integerFlag(values, 'limit'),
     );
     const compression = files[0] === undefined ? 'none' : await sniffCompression(files[0]);
+    if (format === 'tfds') {
+      const directory = resolve(io.cwd, stringFlag(values, 'out') ?? dirname(files[0] ?? '.'));
+      const name = stringFlag(values, 'name') ?? basename(directory);
+      const splits = await splitsOf(files, readOptions(values));
+      await mkdir(directory, { recursive: true });
+      await writeFile(
+        join(directory, 'dataset_info.json'),
+        `${JSON.stringify(tfdsDatasetInfo(name, splits, compression), null, 2)}\n`,
+      );
+      await writeFile(join(directory, 'features.json'), `${JSON.stringify(tfdsFeatures(stats), null, 2)}\n`);
+      await writeLine(
+        io.stdout,
+        `wrote ${join(directory, 'dataset_info.json')} and ${join(directory, 'features.json')}`,
+      );
+      return 0;
+    }
     const output =
       format === 'json'
         ? JSON.stringify(stats, null, 2)

@@ -1,0 +1,20 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** A CSV of `rows` people: id, age, country, score, label (deterministic, no randomness). */
+export function peopleCsv(rows: number, reversed = false): string {
+  const countries = ['DE', 'FR', 'US', 'JP'];
+  const lines = Array.from({ length: rows }, (_, index) => {
+    const age = (index * 7) % 60;
+    return `p${index},${age},${countries[index % 4]},${(index % 10) / 4},${index % 3}`;
+  });
+  if (reversed) lines.reverse();
+  return `id,age,country,score,label\n${lines.join('\n')}\n`;
+}
+
+/** Writes `config` as pretty JSON into `directory/name` and returns the path. */
+export async function writeConfig(directory: string, name: string, config: unknown): Promise<string> {
+  const file = join(directory, name);
+  await writeFile(file, `${JSON.stringify(config, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,132 @@
+import type { RunSummary } from '@tfpipe/core';
+import type { Command } from '../command.js';
+import { dryRun } from '../config/dry-run.js';
+import { loadPipelineFile, type LoadedPipeline } from '../config/load-pipeline.js';
+import { runPipeline, type PipelineResult } from '../config/run-pipeline.js';
+import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
+import type { CliIo } from '../io.js';
+import { writeLine } from '../io.js';
+import { formatBytes } from '../preview.js';
+import { ttyProgress } from '../progress.js';
+
+type Values = Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
+
+/** The flags `run` and `convert` share for running a pipeline. */
+export const RUN_FLAGS = {
+  overwrite: { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+function summaryJson(result: PipelineResult): object {
+  const { summary } = result;
+  return {
+    recordsRead: summary.recordsRead,
+    recordsWritten: summary.recordsWritten,
+    skipped: summary.skipped,
+    bytes: summary.bytes,
+    elapsedMs: Math.round(summary.elapsedMs),
+    directory: result.directory,
+    splits: Object.fromEntries(
+      result.splits.map((split) => [
+        split.name,
+        { records: split.shards.reduce((sum, shard) => sum + shard.records, 0), shards: split.shards },
+      ]),
+    ),
+    shards: summary.shards,
+    files: result.files,
+    removed: result.removed,
+    skippedErrors: summary.skippedErrors.map((error) => error.toJSON()),
+  };
+}
+
+/** One summary line per fact, for the end of a run. */
+export function summaryLines(summary: RunSummary, result?: PipelineResult): string[] {
+  const seconds = summary.elapsedMs / 1000;
+  const rate = seconds > 0 ? Math.round(summary.recordsWritten / seconds) : summary.recordsWritten;
+  const lines = [
+    `wrote ${summary.recordsWritten} records in ${summary.shards.length} file(s), ${formatBytes(summary.bytes)}, ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} records/s)`,
+  ];
+  for (const shard of summary.shards)
+    lines.push(`  ${shard.path}  ${shard.records} records  ${formatBytes(shard.bytes)}`);
+  if (result !== undefined && result.splits.length > 1) {
+    const parts = result.splits.map(
+      (split) => `${split.name} ${split.shards.reduce((sum, shard) => sum + shard.records, 0)}`,
+    );
+    lines.push(`splits: ${parts.join(', ')}`);
+  }
+  if (result !== undefined && result.files.length > 0) lines.push(`also wrote: ${result.files.join(', ')}`);
+  if (result !== undefined && result.removed.length > 0)
+    lines.push(`removed ${result.removed.length} old file(s): ${result.removed.join(', ')}`);
+  if (summary.skipped > 0) {
+    lines.push(`skipped ${summary.skipped} bad record(s):`);
+    for (const error of summary.skippedErrors.slice(0, 10)) lines.push(`  ${error.message} [${error.code}]`);
+  }
+  return lines;
+}
+
+/** Runs a loaded pipeline with progress on a TTY, Ctrl-C handling and the summary (text or JSON). */
+export async function executePipeline(loaded: LoadedPipeline, values: Values, io: CliIo): Promise<number> {
+  const quiet = booleanFlag(values, 'quiet');
+  const json = booleanFlag(values, 'json');
+  const progress = ttyProgress(io.stderr, quiet || json);
+  const controller = new AbortController();
+  const onSignal = (): void => controller.abort();
+  process.once('SIGINT', onSignal);
+  let result: PipelineResult;
+  try {
+    result = await runPipeline(loaded, {
+      overwrite: booleanFlag(values, 'overwrite'),
+      signal: controller.signal,
+      onProgress: progress.onProgress,
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    progress.done();
+  }
+  if (json) await writeLine(io.stdout, JSON.stringify(summaryJson(result)));
+  else if (!quiet) for (const line of summaryLines(result.summary, result)) await writeLine(io.stdout, line);
+  return 0;
+}
+
+/** `tfpipe run PIPELINE`: runs a pipeline file. */
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'run a pipeline file (JSON or YAML): source, transforms, splits, shuffle, sink',
+  usage: `Usage: tfpipe run PIPELINE [options]
+
+Runs a pipeline file (.json, .yaml or .yml): a source plugin and its options, an optional feature spec,
+transforms (filter, take, sample), a split into train/validation/test shard sets, a shuffle and a sink.
+Paths in the file are relative to the file. The file is checked completely (JSON syntax, every key,
+every plugin's options, filter expressions, split ratios) before anything is read or written.
+
+Options:
+  --dry-run             check the file, read a sample, print the plan, the reader spec inferred from the
+                        sample and the first Examples; write nothing
+  --sample N            rows the dry run reads (default 100)
+  --show N              Examples the dry run prints (default 3)
+  --overwrite           replace the shards already in the output directory (all of them: old and new
+                        never mix); without it such a directory is refused before anything is written
+  --json                print the final summary as one JSON object (for scripts)
+  --quiet               no progress line, no summary`,
+  options: {
+    'dry-run': { type: 'boolean' },
+    sample: { type: 'string' },
+    show: { type: 'string' },
+    ...RUN_FLAGS,
+  },
+  async run(values, positionals, io) {
+    const [file] = requirePositionals(positionals, 'PIPELINE file') as [string];
+    const loaded = await loadPipelineFile(file, io.cwd);
+    if (booleanFlag(values, 'dry-run')) {
+      const { lines } = await dryRun(loaded, {
+        cwd: io.cwd,
+        sample: integerFlag(values, 'sample') ?? 100,
+        show: integerFlag(values, 'show', 0) ?? 3,
+      });
+      for (const line of lines) await writeLine(io.stdout, line);
+      return 0;
+    }
+    return executePipeline(loaded, values, io);
+  },
+};

@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
+const seed = z.int({ error: 'expected an integer' });
+const positiveInteger = z
+  .int({ error: 'expected a positive integer' })
+  .min(1, { error: 'expected a positive integer' });
+const kind = z.enum(['int64', 'float', 'bytes'], { error: 'expected "int64", "float" or "bytes"' });
+
+const pluginReference = z.strictObject({
+  plugin: name,
+  options: z.record(z.string(), z.unknown(), { error: 'expected an object of options' }).optional(),
+});
+
+const featureSpec = z.union(
+  [
+    kind,
+    z.strictObject({
+      kind,
+      field: name.optional(),
+      split: z.string({ error: 'expected a string' }).optional(),
+      boolean: z.boolean({ error: 'expected true or false' }).optional(),
+      missing: z
+        .enum(['omit', 'empty', 'default', 'error'], {
+          error: 'expected "omit", "empty", "default" or "error"',
+        })
+        .optional(),
+      default: z.unknown().optional(),
+    }),
+  ],
+  { error: 'expected "int64", "float", "bytes" or { "kind": …, "field": … }' },
+);
+
+const transform = z
+  .strictObject({
+    filter: name.optional(),
+    take: z
+      .int({ error: 'expected a whole number ≥ 0' })
+      .min(0, { error: 'expected a whole number ≥ 0' })
+      .optional(),
+    sample: z
+      .strictObject({
+        count: z
+          .int({ error: 'expected a whole number ≥ 0' })
+          .min(0, { error: 'expected a whole number ≥ 0' })
+          .optional(),
+        fraction: z
+          .number({ error: 'expected a number from 0 to 1' })
+          .min(0)
+          .max(1, { error: 'expected a number from 0 to 1' })
+          .optional(),
+        seed: seed.optional(),
+      })
+      .optional(),
+  })
+  .check((context) => {
+    const given = ['filter', 'take', 'sample'].filter(
+      (key) => (context.value as Record<string, unknown>)[key] !== undefined,
+    );
+    if (given.length !== 1) {
+      context.issues.push({
+        code: 'custom',
+        input: context.value,
+        message: 'expected exactly one of "filter", "take", "sample"',
+      });
+    }
+    const sample = context.value.sample;
+    if (sample !== undefined && (sample.count === undefined) === (sample.fraction === undefined)) {
+      context.issues.push({
+        code: 'custom',
+        input: sample,
+        path: ['sample'],
+        message: 'expected exactly one of "count", "fraction"',
+      });
+    }
+  });
+
+const split = z
+  .strictObject({
+    key: name.optional(),
+    ratios: z
+      .record(z.string(), z.number({ error: 'expected a number' }), {
+        error: 'expected an object of split name → ratio',
+      })
+      .optional(),
+    column: name.optional(),
+    names: z.array(name, { error: 'expected a list of split names' }).optional(),
+  })
+  .check((context) => {
+    const { key, ratios, column } = context.value;
+    const byHash = key !== undefined || ratios !== undefined;
+    if (byHash === (column !== undefined) || (byHash && (key === undefined || ratios === undefined))) {
+      context.issues.push({
+        code: 'custom',
+        input: context.value,
+        message: 'expected { "key": COLUMN, "ratios": { … } } or { "column": COLUMN }',
+      });
+    }
+  });
+
+const size = z.union([positiveInteger, z.string().regex(/^\d+\s*[kmg]i?b?$/i)], {
+  error: 'expected a number of bytes or a size like "256M"',
+});
+
+/**
+ * The shape of a pipeline file (plugin options are checked afterwards, each against its own
+ * plugin's schema). Every object is strict: an unknown key is an error naming it.
+ */
+export const pipelineFileSchema = z.strictObject({
+  $schema: z.string().optional(),
+  name: name.optional(),
+  source: pluginReference,
+  spec: z
+    .record(z.string(), featureSpec, { error: 'expected an object of feature name → kind or spec' })
+    .optional(),
+  transforms: z.array(transform, { error: 'expected a list of transforms' }).optional(),
+  split: split.optional(),
+  shuffle: z
+    .strictObject({
+      seed: seed.optional(),
+      buffer: positiveInteger.optional(),
+      full: z.boolean({ error: 'expected true or false' }).optional(),
+      memory: size.optional(),
+    })
+    .optional(),
+  sink: pluginReference,
+  onError: z.enum(['fail', 'skip'], { error: 'expected "fail" or "skip"' }).optional(),
+  readerSpec: z
+    .array(z.enum(['tf', 'tfds', 'dali'], { error: 'expected "tf", "tfds" or "dali"' }))
+    .optional(),
+});

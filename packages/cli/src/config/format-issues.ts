@@ -1,0 +1,73 @@
+import { TfpipeError, type StandardSchemaV1 } from '@tfpipe/core';
+
+/** `sink.options.shards`, `transforms[0].filter`: a path as a user reads it. */
+export function formatPath(path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): string {
+  let text = '';
+  for (const segment of path) {
+    const key = typeof segment === 'object' ? segment.key : segment;
+    if (typeof key === 'number') text += `[${key}]`;
+    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) text += text === '' ? key : `.${key}`;
+    else text += `[${JSON.stringify(String(key))}]`;
+  }
+  return text === '' ? '(the file)' : text;
+}
+
+function valueAt(root: unknown, path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): unknown {
+  let value = root;
+  for (const segment of path) {
+    const key = typeof segment === 'object' ? segment.key : segment;
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/**
+ * One line for the first schema issue: `sink.options.shards: expected a positive integer, got "8x"`.
+ * Unknown keys read `sink.options.shardz: unknown key`. More issues are counted, not listed.
+ */
+export function schemaError(
+  issues: readonly StandardSchemaV1.Issue[],
+  root: unknown,
+  prefix: readonly PropertyKey[],
+  file: string | undefined,
+): TfpipeError {
+  const [issue] = issues;
+  const more =
+    issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
+  const path = [...prefix, ...(issue?.path ?? [])];
+  let detail: string;
+  const unknownKeys = /^Unrecognized keys?: (.+)$/.exec(issue?.message ?? '');
+  if (unknownKeys !== null) {
+    const keys = unknownKeys[1]!.split(', ').map((key) => key.replace(/^"|"$/g, ''));
+    detail = `${formatPath([...path, keys[0]!])}: unknown key${keys.length > 1 ? ` (also ${keys.slice(1).join(', ')})` : ''}`;
+  } else {
+    const value = valueAt(root, path);
+    const message = (issue?.message ?? 'invalid').replace(/^Invalid input: /, '');
+    detail = `${formatPath(path)}: ${message}, got ${shown(value)}`;
+  }
+  return new TfpipeError('CONFIG_SCHEMA', `${detail}${more}`, {
+    stage: 'config',
+    fatal: true,
+    position: file === undefined ? {} : { file },
+  });
+}
+
+/** Validates `value` with a Standard Schema; throws {@link schemaError} on issues. */
+export async function validateWith<Output>(
+  schema: StandardSchemaV1<unknown, Output>,
+  value: unknown,
+  prefix: readonly PropertyKey[],
+  root: unknown,
+  file: string | undefined,
+): Promise<Output> {
+  const result = await schema['~standard'].validate(value);
+  if (result.issues !== undefined) throw schemaError(result.issues, root, prefix, file);
+  return result.value;
+}

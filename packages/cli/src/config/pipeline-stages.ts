@@ -1,0 +1,134 @@
+import {
+  buildExamples,
+  bytes,
+  decodeExample,
+  decodeSequenceExample,
+  float,
+  int64,
+  isSequenceExample,
+  mapRows,
+  parseExamples,
+  shuffleBuffer,
+  TfpipeError,
+  withPosition,
+  positionOf,
+  type Example,
+  type Feature,
+  type FeatureStatsCollector,
+  type OpenedSource,
+  type PayloadType,
+  type SequenceExample,
+} from '@tfpipe/core';
+import { externalShuffle } from '@tfpipe/sink-tfrecord';
+import type { LoadedPipeline } from './load-pipeline.js';
+
+type Stage = TransformStream<unknown, unknown>;
+
+function isFeature(value: unknown): value is Feature {
+  if (typeof value !== 'object' || value === null) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return (kind === 'bytes' || kind === 'float' || kind === 'int64' || kind === 'none') && 'value' in value;
+}
+
+/** A plain cell as a Feature: text and bytes → bytes, integers → int64, other numbers → float. */
+function toFeature(value: unknown, field: string, row: object): Feature | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (isFeature(value)) return value;
+  const values = Array.isArray(value) ? (value as unknown[]) : [value];
+  if (values.every((item) => typeof item === 'string' || item instanceof Uint8Array)) return bytes(...values);
+  if (
+    values.every(
+      (item) =>
+        typeof item === 'bigint' ||
+        typeof item === 'boolean' ||
+        (typeof item === 'number' && Number.isSafeInteger(item)),
+    )
+  ) {
+    return int64(
+      ...values.map((item) => (typeof item === 'boolean' ? (item ? 1 : 0) : (item as number | bigint))),
+    );
+  }
+  if (values.every((item) => typeof item === 'number')) return float(...values);
+  throw new TfpipeError('FEATURE_TYPE', 'cannot make a feature of this value; give the pipeline a spec', {
+    stage: 'rowsToExamples',
+    position: { ...positionOf(row), field },
+  });
+}
+
+/** Rows without a spec: every field becomes a feature (Features as they are, plain values by their type). */
+function rowsToExamples(): Stage {
+  return mapRows((row: Record<string, unknown>) => {
+    const features: Record<string, Feature> = {};
+    for (const [name, value] of Object.entries(row)) {
+      const feature = toFeature(value, name, row);
+      if (feature !== undefined) features[name] = feature;
+    }
+    const built: Example = { features };
+    const position = positionOf(row);
+    return position === undefined ? built : withPosition(built, position);
+  });
+}
+
+/** Whether rows must be decoded from payloads: a transform, split or spec reads their fields. */
+export function needsFields(loaded: LoadedPipeline): boolean {
+  return loaded.transforms.length > 0 || loaded.split !== undefined || loaded.config.spec !== undefined;
+}
+
+/** Stages between the source and the split: payload decoding (if fields are read), then the transforms. */
+export function rowStages(loaded: LoadedPipeline, payloadType: PayloadType): Stage[] {
+  const stages: Stage[] = [];
+  if (loaded.source.output === 'payloads' && needsFields(loaded)) {
+    stages.push(parseExamples({ payloadType }));
+  }
+  for (const transform of loaded.transforms) stages.push(transform.create());
+  return stages;
+}
+
+/** The rows → Examples stage of one branch: the spec, else the source's own, else field by field. */
+export function exampleStage(loaded: LoadedPipeline, opened: OpenedSource<unknown>): Stage | undefined {
+  const onError = loaded.context.onError;
+  if (loaded.config.spec !== undefined) return buildExamples(loaded.config.spec as never, { onError });
+  if (loaded.source.output !== 'rows') return undefined;
+  if (opened.toExamples !== undefined) return opened.toExamples();
+  return rowsToExamples();
+}
+
+/** Passes records through, adding each to `collector` (payloads are decoded for it). */
+export function statsTap(collector: FeatureStatsCollector, payloadType: PayloadType): Stage {
+  const add = (record: unknown): void => {
+    if (record instanceof Uint8Array) {
+      collector.add(
+        payloadType === 'SequenceExample' ? decodeSequenceExample(record) : decodeExample(record),
+      );
+    } else collector.add(record as Example | SequenceExample);
+  };
+  return new TransformStream<unknown, unknown>({
+    transform(chunk, controller) {
+      if (Array.isArray(chunk)) for (const record of chunk) add(record);
+      else add(chunk);
+      controller.enqueue(chunk);
+    },
+  });
+}
+
+/** Parses `"256M"`-style sizes (binary units) or passes a number through. */
+export function parseSize(size: number | string): number {
+  if (typeof size === 'number') return size;
+  const match = /^(\d+)\s*([kmg])?i?b?$/i.exec(size.trim());
+  const scale = { k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match?.[2] ?? '').toLowerCase()] ?? 1;
+  return Number(match?.[1] ?? Number.NaN) * scale;
+}
+
+/** The shuffle of one branch, if the pipeline shuffles. */
+export function shuffleStage(loaded: LoadedPipeline): Stage | undefined {
+  const shuffle = loaded.config.shuffle;
+  if (shuffle === undefined) return undefined;
+  const seed = shuffle.seed ?? 0;
+  if (shuffle.full === true) {
+    return externalShuffle({ seed, memoryBytes: parseSize(shuffle.memory ?? '256M') });
+  }
+  return shuffleBuffer({ size: shuffle.buffer ?? 10000, seed });
+}
+
+/** True when a record is a SequenceExample (for the sink's payload type). */
+export { isSequenceExample };

@@ -1,0 +1,138 @@
+import { createRequire } from 'node:module';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  TfpipeError,
+  type PluginDefinition,
+  type SinkPluginDefinition,
+  type SourcePluginDefinition,
+} from '@tfpipe/core';
+import { jsonLinesPlugin } from './jsonl-plugin.js';
+
+type PluginModule = Readonly<Record<string, unknown>>;
+
+/** The plugins tfpipe knows by name: its own packages, loaded on demand. */
+const KNOWN: Readonly<Record<string, () => Promise<PluginModule>>> = {
+  '@tfpipe/source-csv': () => import('@tfpipe/source-csv'),
+  '@tfpipe/source-parquet': () => import('@tfpipe/source-parquet'),
+  '@tfpipe/source-images': () => import('@tfpipe/source-images'),
+  '@tfpipe/sink-tfrecord': () => import('@tfpipe/sink-tfrecord'),
+  '@tfpipe/cli/jsonl': () => Promise.resolve({ plugin: jsonLinesPlugin }),
+};
+
+/** Short names for the known plugins. */
+export const PLUGIN_ALIASES: Readonly<Record<string, string>> = {
+  csv: '@tfpipe/source-csv',
+  parquet: '@tfpipe/source-parquet',
+  images: '@tfpipe/source-images',
+  tfrecord: '@tfpipe/sink-tfrecord',
+  jsonl: '@tfpipe/cli/jsonl',
+};
+
+const PACKAGE_NAME = /^(@[a-z0-9][\w.~-]*\/)?[a-z0-9][\w.~-]*$/;
+
+function unknownPlugin(name: string, field: string, file: string | undefined, reason: string): TfpipeError {
+  return new TfpipeError('UNKNOWN_PLUGIN', `${field}: unknown plugin ${JSON.stringify(name)}`, {
+    stage: 'config',
+    fatal: true,
+    position: file === undefined ? {} : { file },
+    reason,
+  });
+}
+
+/** Finds an installed package from `directory` upwards and imports its ESM entry. */
+async function importInstalled(name: string, directory: string): Promise<PluginModule | undefined> {
+  try {
+    const resolved = createRequire(join(directory, 'noop.js')).resolve(name);
+    return (await import(pathToFileURL(resolved).href)) as PluginModule;
+  } catch {
+    // ESM-only packages have no `require` export: look for the package folder and its `import` entry.
+  }
+  for (let current = directory; ; current = dirname(current)) {
+    const root = join(current, 'node_modules', name);
+    const manifest = await readFile(join(root, 'package.json'), 'utf8').catch(() => undefined);
+    if (manifest !== undefined) {
+      const parsed = JSON.parse(manifest) as { exports?: unknown; main?: string };
+      const dot =
+        typeof parsed.exports === 'object' && parsed.exports !== null
+          ? ((parsed.exports as Record<string, unknown>)['.'] ?? parsed.exports)
+          : parsed.exports;
+      const entry =
+        typeof dot === 'string'
+          ? dot
+          : typeof dot === 'object' && dot !== null
+            ? ((dot as Record<string, unknown>).import ?? (dot as Record<string, unknown>).default)
+            : undefined;
+      const file = join(root, typeof entry === 'string' ? entry : (parsed.main ?? 'index.js'));
+      if (await stat(file).catch(() => undefined))
+        return (await import(pathToFileURL(file).href)) as PluginModule;
+      return undefined;
+    }
+    if (dirname(current) === current) return undefined;
+  }
+}
+
+function isDefinition(value: unknown, kind: 'source' | 'sink'): value is PluginDefinition {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as {
+    kind?: unknown;
+    create?: unknown;
+    options?: { '~standard'?: { validate?: unknown } };
+  };
+  return (
+    candidate.kind === kind &&
+    typeof candidate.create === 'function' &&
+    typeof candidate.options?.['~standard']?.validate === 'function'
+  );
+}
+
+/**
+ * Resolves `plugin` (a name in a config, or a definition in code) to a definition of `kind`:
+ * a short name or a known `@tfpipe/*` package, else an installed package (looked up from
+ * `directory` upwards) exporting `plugin`, `sourcePlugin` or `sinkPlugin` of that kind.
+ *
+ * @throws TfpipeError `UNKNOWN_PLUGIN` naming the config key.
+ */
+export async function resolvePlugin<Kind extends 'source' | 'sink'>(
+  plugin: unknown,
+  kind: Kind,
+  field: string,
+  directory: string,
+  file: string | undefined,
+): Promise<Kind extends 'source' ? SourcePluginDefinition : SinkPluginDefinition> {
+  if (typeof plugin !== 'string') {
+    if (isDefinition(plugin, kind)) return plugin as never;
+    throw unknownPlugin(
+      String(plugin),
+      field,
+      file,
+      `expected a package name or a ${kind} plugin definition`,
+    );
+  }
+  const name = PLUGIN_ALIASES[plugin] ?? plugin;
+  let module: PluginModule | undefined;
+  const known = KNOWN[name];
+  if (known !== undefined) module = await known();
+  else if (PACKAGE_NAME.test(name)) module = await importInstalled(name, directory).catch(() => undefined);
+  else throw unknownPlugin(plugin, field, file, 'not a package name');
+  if (module === undefined) {
+    throw unknownPlugin(
+      plugin,
+      field,
+      file,
+      `not one of ${Object.keys(PLUGIN_ALIASES).join(', ')} (or their @tfpipe/* packages), and no installed package of that name`,
+    );
+  }
+  const candidates = [module[`${kind}Plugin`], module.plugin];
+  const found = candidates.find((candidate) => isDefinition(candidate, kind));
+  if (found === undefined) {
+    throw unknownPlugin(
+      plugin,
+      field,
+      file,
+      `the package exports no ${kind} plugin (export const plugin = { kind: '${kind}', … })`,
+    );
+  }
+  return found as never;
+}

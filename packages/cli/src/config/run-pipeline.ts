@@ -1,0 +1,150 @@
+import { basename } from 'node:path';
+import {
+  chainWritable,
+  definePipeline,
+  FeatureStatsCollector,
+  routeRows,
+  type PayloadType,
+  type Progress,
+  type RunSummary,
+  type ShardSummary,
+} from '@tfpipe/core';
+import { sniffCompression } from '../commands/schema.js';
+import type { LoadedPipeline } from './load-pipeline.js';
+import { checkOutputDirectory, removeStaleShards } from './output-guard.js';
+import type { ReaderSpecFormat } from './pipeline-config.js';
+import { exampleStage, rowStages, shuffleStage, statsTap } from './pipeline-stages.js';
+import { writeReaderFiles } from './reader-files.js';
+import { writeSidecars } from './sidecars.js';
+import type { WrittenSplit } from './tfds-metadata.js';
+
+/** Options of {@link runPipeline}. */
+export interface RunPipelineOptions {
+  /** Replace an output directory's old shards (all of them: old and new never mix). @default false */
+  readonly overwrite?: boolean;
+  /** Aborting it stops the run and removes every temporary file. */
+  readonly signal?: AbortSignal;
+  /** Progress while the run goes. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** What a finished run did. */
+export interface PipelineResult {
+  readonly summary: RunSummary;
+  /** The output directory (undefined for a single-file sink). */
+  readonly directory: string | undefined;
+  /** Shards per split (one `train`-named entry, or the sink's prefix, without a split). */
+  readonly splits: readonly WrittenSplit[];
+  /** Reader specs and sidecars written beside the output (names in `directory`). */
+  readonly files: readonly string[];
+  /** Old shard files removed under `overwrite`. */
+  readonly removed: readonly string[];
+}
+
+/** The reader formats a run writes: the config's, else `tf` for a directory of shards. */
+export function readerFormats(
+  loaded: LoadedPipeline,
+  directory: string | undefined,
+): readonly ReaderSpecFormat[] {
+  if (directory === undefined) return [];
+  return loaded.config.readerSpec ?? ['tf'];
+}
+
+/**
+ * Runs a loaded pipeline: source → decode (if needed) → transforms → split → per split: Examples →
+ * statistics → shuffle → sink. Checks the output directory first (nothing written on refusal),
+ * writes the reader specs and sidecars after the shards, and on any failure leaves no shard,
+ * temporary or spill file behind.
+ */
+export async function runPipeline(
+  loaded: LoadedPipeline,
+  options: RunPipelineOptions = {},
+): Promise<PipelineResult> {
+  const { sink, sinkOptions, context } = loaded;
+  const overwrite = options.overwrite ?? false;
+  const directory = sink.outputDirectory(sinkOptions, context);
+  if (directory !== undefined) await checkOutputDirectory(directory, overwrite);
+  const formats = readerFormats(loaded, directory);
+  const opened = await loaded.source.create(loaded.sourceOptions, context);
+  const payloadType: PayloadType = opened.payloadType ?? 'Example';
+  const collector = formats.length > 0 ? new FeatureStatsCollector() : undefined;
+  const branch = (split: string | undefined): WritableStream<unknown> => {
+    const stages = [
+      exampleStage(loaded, opened),
+      collector && statsTap(collector, payloadType),
+      shuffleStage(loaded),
+    ];
+    const writable = sink.create(sinkOptions, {
+      ...context,
+      payloadType,
+      overwrite,
+      ...(split === undefined ? {} : { split }),
+    });
+    return chainWritable(
+      stages.filter((stage) => stage !== undefined),
+      writable as WritableStream<unknown>,
+      split ?? 'sink',
+    );
+  };
+  const split = loaded.split;
+  const writable =
+    split === undefined
+      ? branch(undefined)
+      : routeRows<unknown>({
+          route: (row, index) => split.assign(row, index),
+          open: branch,
+          names: split.names,
+          onError: context.onError,
+        });
+  let stages: TransformStream<unknown, unknown>[];
+  try {
+    stages = rowStages(loaded, payloadType);
+  } catch (error) {
+    await Promise.allSettled([opened.readable.cancel(error), writable.abort(error)]);
+    throw error;
+  }
+  const ran = await definePipeline({ source: opened.readable, stages, sink: writable }).run({
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
+  // Rows the split dropped (skip policy) reached the router but no sink: count what the shards hold.
+  const summary =
+    ran.shards.length > 0
+      ? { ...ran, recordsWritten: ran.shards.reduce((sum, shard) => sum + shard.records, 0) }
+      : ran;
+  const splits = writtenSplits(loaded, summary, directory);
+  const files: string[] = [];
+  let removed: string[] = [];
+  if (directory !== undefined) {
+    if (overwrite) removed = await removeStaleShards(directory, summary.shards);
+    if (collector !== undefined) {
+      const first = summary.shards[0];
+      const compression = first === undefined ? 'none' : await sniffCompression(first.path);
+      const name = loaded.config.name ?? basename(directory);
+      files.push(
+        ...(await writeReaderFiles(
+          directory,
+          formats,
+          collector.result(payloadType),
+          splits,
+          compression,
+          name,
+        )),
+      );
+    }
+    files.push(...(await writeSidecars(directory, [opened.readable, ...(opened.reporters ?? [])])));
+  }
+  return { summary, directory, splits, files, removed };
+}
+
+function writtenSplits(
+  loaded: LoadedPipeline,
+  summary: RunSummary,
+  directory: string | undefined,
+): WrittenSplit[] {
+  const bySplit = summary.details.splits as Record<string, { shards: readonly ShardSummary[] }> | undefined;
+  if (loaded.split !== undefined && bySplit !== undefined) {
+    return Object.entries(bySplit).map(([name, { shards }]) => ({ name, shards }));
+  }
+  return directory === undefined ? [] : [{ name: 'train', shards: summary.shards }];
+}
