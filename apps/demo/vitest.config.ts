@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'demo', testTimeout: 120_000, passWithNoTests: true } });
+export default defineProject({ test: { name: 'demo', testTimeout: 120_000 } });
