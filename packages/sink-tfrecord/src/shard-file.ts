@@ -1,4 +1,5 @@
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import { crc32c, maskCrc } from './crc32c.js';
 import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace } from './frame-record.js';
 import { fastCrc32c } from './native-crc32c.js';
 import { ShardOutput } from './shard-output.js';
@@ -7,6 +8,17 @@ import type { TfrecordCompression } from './tf-record.js';
 
 /** Writes a payload of a known length into `target` at `offset`; returns the end offset. */
 export type PayloadWriter = (target: Uint8Array, offset: number) => number;
+
+/** Writes `value`'s payload into `target` at `offset`; returns the end offset (no closure per record). */
+export type ValueWriter<T> = (value: T, target: Uint8Array, offset: number) => number;
+
+/**
+ * From this many payload bytes up, a payload that already exists as bytes is written from where it
+ * is (header, payload, trailer in one `writev`) instead of being copied into the buffer.
+ */
+export const DIRECT_PAYLOAD_BYTES = 256 * 1024;
+
+const LARGEST_CACHED_LENGTH = 1 << 20;
 
 /** What one shard needs to know. */
 export interface ShardFileSettings {
@@ -33,7 +45,11 @@ export class ShardFile {
   readonly #handle: FileHandle;
   readonly #output: ShardOutput;
   #buffer: Uint8Array;
+  #view: DataView;
   #spare: Uint8Array | undefined;
+  /** The masked CRC of the last length's 8 header bytes: tabular records repeat lengths. */
+  #headerLength = -1;
+  #headerCrc = 0;
   #used = 0;
   #pending: Promise<void> = Promise.resolve();
   #index: string[] = [];
@@ -45,6 +61,7 @@ export class ShardFile {
     this.#handle = handle;
     this.#output = new ShardOutput(handle, settings.compression, settings.level, settings.sha256);
     this.#buffer = new Uint8Array(settings.bufferBytes);
+    this.#view = new DataView(this.#buffer.buffer);
   }
 
   /** Creates the temporary file (exclusively: it never replaces anything). */
@@ -74,6 +91,39 @@ export class ShardFile {
     this.#used += frameBytes;
     this.#counted(frameBytes);
     return true;
+  }
+
+  /** {@link tryAppend} for a value and a writer shared by all records (no closure per record). */
+  tryAppendValue<T>(length: number, value: T, write: ValueWriter<T>): boolean {
+    const frameBytes = length + FRAME_OVERHEAD;
+    const used = this.#used;
+    if (this.#buffer.length - used < frameBytes) return false;
+    const end = write(value, this.#buffer, used + HEADER_BYTES);
+    this.#checkEnd(end, used, length);
+    this.#frameAt(used, length);
+    this.#used = used + frameBytes;
+    this.#counted(frameBytes);
+    return true;
+  }
+
+  /**
+   * Frames a payload that already exists as bytes and writes it from where it is: the buffer is
+   * flushed, then header, payload and trailer go out in one `writev` (no copy into the buffer).
+   * The promise settles once `payload` is written, so the caller may reuse it afterwards.
+   */
+  async appendDirect(payload: Uint8Array): Promise<void> {
+    const length = payload.length;
+    const header = new Uint8Array(HEADER_BYTES);
+    const headerView = new DataView(header.buffer);
+    headerView.setUint32(0, length >>> 0, true);
+    headerView.setUint32(4, Math.floor(length / 0x1_0000_0000), true);
+    headerView.setUint32(8, maskCrc(crc32c(header.subarray(0, 8))), true);
+    const trailer = new Uint8Array(4);
+    new DataView(trailer.buffer).setUint32(0, maskCrc(fastCrc32c(payload)), true);
+    await this.#flush();
+    await this.#pending;
+    await this.#output.writev([header, payload, trailer]);
+    this.#counted(length + FRAME_OVERHEAD);
   }
 
   /** Frames one payload of `length` bytes, written by `writePayload` in place. */
@@ -148,11 +198,34 @@ export class ShardFile {
   }
 
   #frame(target: Uint8Array, offset: number, length: number, writePayload: PayloadWriter): void {
-    const end = writePayload(target, offset + HEADER_BYTES);
+    this.#checkEnd(writePayload(target, offset + HEADER_BYTES), offset, length);
+    if (target === this.#buffer) {
+      this.#frameAt(offset, length);
+      return;
+    }
+    frameInPlace(target, offset, length, fastCrc32c);
+  }
+
+  #checkEnd(end: number, offset: number, length: number): void {
     if (end !== offset + HEADER_BYTES + length) {
       throw new RangeError(`payload writer wrote ${end - offset - HEADER_BYTES} bytes, expected ${length}`);
     }
-    frameInPlace(target, offset, length, fastCrc32c);
+  }
+
+  /** Writes the header and trailer around the payload at `offset + 12` of the buffer. */
+  #frameAt(offset: number, length: number): void {
+    const buffer = this.#buffer;
+    const view = this.#view;
+    view.setUint32(offset, length >>> 0, true);
+    view.setUint32(offset + 4, Math.floor(length / 0x1_0000_0000), true);
+    if (length !== this.#headerLength) {
+      this.#headerCrc = maskCrc(crc32c(buffer.subarray(offset, offset + 8)));
+      this.#headerLength = length <= LARGEST_CACHED_LENGTH ? length : -1;
+    }
+    view.setUint32(offset + 8, this.#headerCrc, true);
+    const dataStart = offset + HEADER_BYTES;
+    const dataEnd = dataStart + length;
+    view.setUint32(dataEnd, maskCrc(fastCrc32c(buffer.subarray(dataStart, dataEnd))), true);
   }
 
   async #flush(): Promise<void> {
@@ -165,6 +238,7 @@ export class ShardFile {
     write.catch(() => undefined);
     this.#pending = write;
     this.#buffer = this.#spare ?? new Uint8Array(full.length);
+    this.#view = new DataView(this.#buffer.buffer);
     this.#spare = full;
     this.#used = 0;
   }

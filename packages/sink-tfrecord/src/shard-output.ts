@@ -42,6 +42,30 @@ export class ShardOutput {
     this.#check();
   }
 
+  /** Writes several chunks in order, with one `writev` when uncompressed. */
+  async writev(chunks: readonly Uint8Array[]): Promise<void> {
+    this.#check();
+    if (this.#compressor !== undefined) {
+      for (const chunk of chunks) await this.write(chunk);
+      return;
+    }
+    const { bytesWritten } = await this.#handle.writev(chunks as Uint8Array[]);
+    let skip = bytesWritten;
+    for (const chunk of chunks) {
+      // A short writev: the rest goes out with plain writes.
+      if (skip < chunk.length) {
+        let offset = skip;
+        while (offset < chunk.length) {
+          const written = await this.#handle.write(chunk, offset, chunk.length - offset, null);
+          offset += written.bytesWritten;
+        }
+      }
+      skip = Math.max(0, skip - chunk.length);
+      this.#hash?.update(chunk);
+      this.diskBytes += chunk.length;
+    }
+  }
+
   /** Ends the compressed stream (if any) and waits until every byte is in the file. */
   async finish(): Promise<void> {
     const compressor = this.#compressor;

@@ -15,7 +15,7 @@ import { FRAME_OVERHEAD } from './frame-record.js';
 import { FeatureStats } from './feature-stats.js';
 import { writeError } from './io-error.js';
 import { buildManifest, manifestPath } from './manifest-writer.js';
-import { ShardFile, type PayloadWriter } from './shard-file.js';
+import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
 import {
   existingOutputs,
   releaseTemporary,
@@ -27,15 +27,24 @@ import {
 import type { ResolvedSinkOptions } from './sink-options.js';
 
 const STAGE = 'tfrecordSink';
+/** Where an Example that carries its wire bytes keeps them (`ENCODED` in `@tfpipe/core`). */
+const ENCODED = Symbol.for('tfpipe.encoded');
 const MIN_SHARED_BUFFER = 256 * 1024;
 
 /** A record the sink accepts. */
 export type SinkInput = Example | SequenceExample | Uint8Array;
 
-interface Payload {
-  readonly length: number;
-  readonly write: PayloadWriter;
-  readonly value: Example | SequenceExample | undefined;
+/** Copies payload bytes into the buffer (a `ValueWriter`). */
+function copyBytes(bytes: Uint8Array, target: Uint8Array, offset: number): number {
+  target.set(bytes, offset);
+  return offset + bytes.length;
+}
+
+/** A record's payload when it already exists as bytes: raw bytes, or an Example that carries them. */
+function bytesOf(record: SinkInput): Uint8Array | undefined {
+  if (record instanceof Uint8Array) return record;
+  const carried = (record as { [ENCODED]?: unknown })[ENCODED];
+  return carried instanceof Uint8Array ? carried : undefined;
 }
 
 /** The state behind `tfrecordSink`: shards under temporary names until `close` renames them all. */
@@ -46,7 +55,10 @@ export class ShardedWriter {
   readonly #shards: ShardFile[] = [];
   readonly #finished = new Set<ShardFile>();
   readonly #summaries: ShardSummary[] = [];
-  #codec: CoreCodec | undefined;
+  readonly #codec: CoreCodec = coreCodec(STAGE);
+  /** One writer for every Example (no closure per record). */
+  readonly #encode = (value: Example | SequenceExample, target: Uint8Array, offset: number): number =>
+    this.#codec.encodeInto(value, target, offset);
   #payloadType: PayloadType | undefined;
   #inputIndex = 0;
   #written = 0;
@@ -87,24 +99,32 @@ export class ShardedWriter {
    */
   write(record: SinkInput): Promise<void> | undefined {
     const recordIndex = this.#inputIndex++;
-    let payload: Payload;
+    let length: number;
+    let value: Example | SequenceExample | undefined;
     try {
-      payload = this.#prepare(record);
+      value = this.#check(record);
+      length = record instanceof Uint8Array ? record.length : this.#codec.encodedLength(record);
     } catch (error) {
       return this.#recordError(error, recordIndex);
     }
-    const shard = this.#readyShard(payload.length + FRAME_OVERHEAD);
-    if (shard !== undefined) {
-      try {
-        if (shard.tryAppend(payload.length, payload.write)) {
-          this.#accepted(payload);
-          return undefined;
+    if (length < DIRECT_PAYLOAD_BYTES) {
+      const shard = this.#readyShard(length + FRAME_OVERHEAD);
+      if (shard !== undefined) {
+        try {
+          const appended =
+            record instanceof Uint8Array
+              ? shard.tryAppendValue(length, record, copyBytes)
+              : shard.tryAppendValue(length, record, this.#encode);
+          if (appended) {
+            this.#accepted(value);
+            return undefined;
+          }
+        } catch (error) {
+          return this.#recordError(error, recordIndex);
         }
-      } catch (error) {
-        return this.#recordError(error, recordIndex);
       }
     }
-    return this.#writeSlowly(payload, recordIndex);
+    return this.#writeSlowly(record, length, value, recordIndex);
   }
 
   /**
@@ -125,20 +145,33 @@ export class ShardedWriter {
     return undefined;
   }
 
-  async #writeSlowly(payload: Payload, recordIndex: number): Promise<void> {
+  async #writeSlowly(
+    record: SinkInput,
+    length: number,
+    value: Example | SequenceExample | undefined,
+    recordIndex: number,
+  ): Promise<void> {
     try {
-      const shard = await this.#shardFor(payload.length + FRAME_OVERHEAD);
+      const shard = await this.#shardFor(length + FRAME_OVERHEAD);
       try {
-        await shard.append(payload.length, payload.write);
+        const direct = length >= DIRECT_PAYLOAD_BYTES ? bytesOf(record) : undefined;
+        if (direct !== undefined) await shard.appendDirect(direct);
+        else await shard.append(length, (target, offset) => this.#writePayload(record, target, offset));
       } catch (error) {
         if (TfpipeError.is(error) && !error.fatal) return await this.#recordError(error, recordIndex);
         throw writeError(error, shard.settings.temporaryPath, STAGE, 'writing a shard');
       }
-      this.#accepted(payload);
+      this.#accepted(value);
     } catch (error) {
       await this.abort();
       throw error;
     }
+  }
+
+  #writePayload(record: SinkInput, target: Uint8Array, offset: number): number {
+    return record instanceof Uint8Array
+      ? copyBytes(record, target, offset)
+      : this.#codec.encodeInto(record, target, offset);
   }
 
   /** A bad record: dropped under `onError: 'skip'`; otherwise the temporaries go and the error stands. */
@@ -153,11 +186,11 @@ export class ShardedWriter {
     }
   }
 
-  #accepted(payload: Payload): void {
+  #accepted(value: Example | SequenceExample | undefined): void {
     this.#written++;
-    if (this.#stats !== undefined && payload.value !== undefined) {
-      if (isSequenceExample(payload.value)) this.#stats.addSequenceExample(payload.value);
-      else this.#stats.addExample(payload.value);
+    if (this.#stats !== undefined && value !== undefined) {
+      if (isSequenceExample(value)) this.#stats.addSequenceExample(value);
+      else this.#stats.addExample(value);
     }
   }
 
@@ -239,18 +272,12 @@ export class ShardedWriter {
     };
   }
 
-  #prepare(record: SinkInput): Payload {
-    if (record instanceof Uint8Array) {
-      const value = this.#stats === undefined ? undefined : this.#decode(record);
-      return {
-        length: record.length,
-        value,
-        write: (target, offset) => {
-          target.set(record, offset);
-          return offset + record.length;
-        },
-      };
-    }
+  /**
+   * Checks a record's type (and payload type); returns what the manifest's statistics need: the
+   * record, or the decoded bytes (only when a manifest is written).
+   */
+  #check(record: SinkInput): Example | SequenceExample | undefined {
+    if (record instanceof Uint8Array) return this.#stats === undefined ? undefined : this.#decode(record);
     if (
       typeof record !== 'object' ||
       record === null ||
@@ -269,16 +296,11 @@ export class ShardedWriter {
         stage: STAGE,
       });
     }
-    const codec = (this.#codec ??= coreCodec(STAGE));
-    return {
-      length: codec.encodedLength(record),
-      value: record,
-      write: (target, offset) => codec.encodeInto(record, target, offset),
-    };
+    return record;
   }
 
   #decode(data: Uint8Array): Example | SequenceExample {
-    const codec = (this.#codec ??= coreCodec(STAGE));
+    const codec = this.#codec;
     this.#payloadType ??= 'Example';
     return this.#payloadType === 'SequenceExample'
       ? codec.decodeSequenceExample(data)

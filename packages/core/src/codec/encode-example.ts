@@ -1,6 +1,7 @@
 import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Feature } from '../model/feature.js';
 import type { Example, Features, SequenceExample } from '../model/example.js';
+import { EncodedExample, encodedBytesOf } from './encoded-example.js';
 import { sortedKeys } from './feature-keys.js';
 import type { SortedKeys } from './feature-keys.js';
 import { int64VarintSize, varintSize, writeInt64Varint, writeVarint } from './varint.js';
@@ -158,6 +159,9 @@ function measure(value: Example | SequenceExample): number {
  * @throws TfpipeError `FEATURE_TYPE` for a value of the wrong type or a lone-surrogate feature name
  */
 export function encodedLength(value: Example | SequenceExample): number {
+  if (value instanceof EncodedExample) return value.byteLength;
+  const carried = encodedBytesOf(value);
+  if (carried !== undefined) return carried.length;
   const length = measure(value);
   measured = value;
   measuredLength = length;
@@ -297,12 +301,21 @@ function write(value: Example | SequenceExample, target: Uint8Array, offset: num
  * after it. Map entries are written in UTF-8 byte order of their keys, so equal values give equal
  * bytes. Floats are narrowed to float32.
  * Called right after `encodedLength(value)` on the same object, it reuses that measurement (the
- * value must not change in between).
+ * value must not change in between). An Example that carries its wire bytes (an `EncodedExample`
+ * from `buildExamples`, or any object with bytes under `Symbol.for('tfpipe.encoded')`) is copied as is.
  * @param target - must have `encodedLength(value)` bytes of room from `offset`
  * @throws TfpipeError `FEATURE_TYPE` for a value of the wrong type, `INVALID_OPTION` when `target` is too small
  */
 export function encodeInto(value: Example | SequenceExample, target: Uint8Array, offset: number): number {
-  const length = value === measured ? measuredLength : measure(value);
+  const carried = value instanceof EncodedExample ? undefined : encodedBytesOf(value);
+  const length =
+    value instanceof EncodedExample
+      ? value.byteLength
+      : carried !== undefined
+        ? carried.length
+        : value === measured
+          ? measuredLength
+          : measure(value);
   if (!Number.isInteger(offset) || offset < 0 || target.length - offset < length) {
     throw new TfpipeError(
       'INVALID_OPTION',
@@ -312,11 +325,18 @@ export function encodeInto(value: Example | SequenceExample, target: Uint8Array,
       },
     );
   }
+  if (value instanceof EncodedExample) return value.copyInto(target, offset);
+  if (carried !== undefined) {
+    target.set(carried, offset);
+    return offset + length;
+  }
   return write(value, target, offset);
 }
 
 /** Encodes an Example (deterministic: sorted keys) into a new, exactly sized Uint8Array. */
 export function encodeExample(example: Example): Uint8Array {
+  const carried = encodedBytesOf(example);
+  if (carried !== undefined) return carried.slice();
   const target = new Uint8Array(measure(example));
   write(example, target, 0);
   return target;

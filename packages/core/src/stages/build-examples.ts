@@ -6,6 +6,8 @@ import type { Feature } from '../model/feature.js';
 import type { Example } from '../model/example.js';
 import { cellError } from './cell-context.js';
 import { compileDefault, compileEntry } from './compile-feature.js';
+import type { CompiledEntry } from './compile-feature.js';
+import { RowEncoder } from './row-encoder.js';
 import type { CheckedSpec, ExampleSpec, MissingPolicy } from './example-spec.js';
 
 /** Options of {@link buildExamples}. */
@@ -29,45 +31,81 @@ export type BuildExampleBatchesStream<Row> = TransformStream<readonly Row[], Exa
 /** Builds the features of one row, or throws the first cell error (positioned at its field). */
 export type RowBuilder = (row: object) => Record<string, Feature>;
 
+/** A spec compiled once: how to read each cell, the Feature path, and the direct encoder. */
+export interface RowPlan {
+  readonly entries: readonly CompiledEntry[];
+  /** Per feature, in spec order: reads its cell from a row (a computed value may throw). */
+  readonly readers: readonly ((row: object) => unknown)[];
+  /** The Feature path for the first `count` cells (in spec order); throws the first cell error. */
+  fromCells(cells: readonly unknown[], count: number): Record<string, Feature>;
+  /** The Feature path for a whole row. */
+  readonly build: RowBuilder;
+  /** Writes wire bytes straight from the cells; undefined when the spec cannot (see `RowEncoder.compile`). */
+  readonly encoder: RowEncoder | undefined;
+}
+
 /**
- * Compiles a spec once into one small closure per feature; the returned function builds a row's
- * features with no per-row spreads or lookups in the spec.
+ * Compiles a spec once into one small closure per feature (no per-row spreads or lookups in the
+ * spec) and into a {@link RowEncoder} for the direct path.
  */
+export function compileRowPlan(
+  spec: ExampleSpec<object>,
+  options: BuildExamplesOptions,
+  stage: string,
+): RowPlan {
+  if (typeof spec !== 'object' || spec === null) {
+    throw new TfpipeError('INVALID_OPTION', 'the spec must be an object of features', { stage, fatal: true });
+  }
+  const names = Object.keys(spec);
+  const entries = names.map((name) => compileEntry(name, spec[name], options.missing ?? 'omit', stage));
+  const fallbacks = entries.map((entry) =>
+    entry.missing === 'default' ? compileDefault(entry, entry.coerce) : undefined,
+  );
+  const builders = entries.map((entry, index) => cellBuilder(entry, fallbacks[index]));
+  const readers = entries.map((entry) => entry.read);
+  // A feature named __proto__ needs a prototype-less object; others keep the faster plain literal.
+  const bare = names.includes('__proto__');
+  const count = names.length;
+  const fromCells = (cells: readonly unknown[], cellCount: number): Record<string, Feature> => {
+    const features: Record<string, Feature> = bare ? (Object.create(null) as Record<string, Feature>) : {};
+    for (let index = 0; index < cellCount; index++) {
+      const feature = builders[index]!(cells[index]);
+      if (feature !== undefined) features[names[index]!] = feature;
+    }
+    return features;
+  };
+  const build = (row: object): Record<string, Feature> => {
+    const features: Record<string, Feature> = bare ? (Object.create(null) as Record<string, Feature>) : {};
+    for (let index = 0; index < count; index++) {
+      const feature = builders[index]!(readers[index]!(row));
+      if (feature !== undefined) features[names[index]!] = feature;
+    }
+    return features;
+  };
+  return { entries, readers, fromCells, build, encoder: RowEncoder.compile(entries, fallbacks) };
+}
+
+function cellBuilder(
+  entry: CompiledEntry,
+  fallback: Feature | undefined,
+): (cell: unknown) => Feature | undefined {
+  const { coerce, context, missing } = entry;
+  const empty = { kind: entry.kind, value: [] } as Feature;
+  return (cell) => {
+    if (cell !== undefined && cell !== null && cell !== '') return coerce(cell);
+    if (missing === 'omit') return undefined;
+    if (missing === 'error') throw cellError('FEATURE_MISSING', `${entry.kind} feature is missing`, context);
+    return fallback ?? empty;
+  };
+}
+
+/** The Feature path of a spec: builds a row's features (used where no direct encoding applies). */
 export function compileExampleSpec(
   spec: ExampleSpec<object>,
   options: BuildExamplesOptions,
   stage: string,
 ): RowBuilder {
-  if (typeof spec !== 'object' || spec === null) {
-    throw new TfpipeError('INVALID_OPTION', 'the spec must be an object of features', { stage, fatal: true });
-  }
-  const names = Object.keys(spec);
-  const builders = names.map((name) => {
-    const entry = compileEntry(name, spec[name], options.missing ?? 'omit', stage);
-    const { read, coerce, context } = entry;
-    const empty = { kind: entry.kind, value: [] } as Feature;
-    const fallback = entry.missing === 'default' ? compileDefault(entry, coerce) : empty;
-    const missing = entry.missing;
-    return (row: object): Feature | undefined => {
-      const cell = read(row);
-      if (cell !== undefined && cell !== null && cell !== '') return coerce(cell);
-      if (missing === 'omit') return undefined;
-      if (missing === 'error')
-        throw cellError('FEATURE_MISSING', `${entry.kind} feature is missing`, context);
-      return fallback;
-    };
-  });
-  // A feature named __proto__ needs a prototype-less object; others keep the faster plain literal.
-  const bare = names.includes('__proto__');
-  const count = names.length;
-  return (row) => {
-    const features: Record<string, Feature> = bare ? (Object.create(null) as Record<string, Feature>) : {};
-    for (let index = 0; index < count; index++) {
-      const feature = builders[index]!(row);
-      if (feature !== undefined) features[names[index]!] = feature;
-    }
-    return features;
-  };
+  return compileRowPlan(spec, options, stage).build;
 }
 
 /** Adds the row's position (file, line, row …) to a cell error. */
@@ -136,11 +174,38 @@ function createBuilder(
 ): BuildExamplesStream<object> {
   const stage = 'buildExamples';
   const policy = new RecordErrorPolicy(options);
-  const build = compileExampleSpec(spec, options, stage);
+  const plan = compileRowPlan(spec, options, stage);
+  const { readers, encoder } = plan;
+  const count = readers.length;
+  const cells = new Array<unknown>(count).fill(undefined);
   let records = 0;
   const buildOne = (row: object): Example | undefined => {
     try {
-      const features = build(row);
+      if (encoder === undefined) {
+        const features = plan.build(row);
+        records++;
+        return { features };
+      }
+      // Every cell is read once (a computed value is called once), then encoded directly; a row the
+      // encoder refuses takes the Feature path from the same cells, which raises the first error.
+      let read = 0;
+      let failure: unknown;
+      let failed = false;
+      try {
+        for (; read < count; read++) cells[read] = readers[read]!(row);
+      } catch (error) {
+        failure = error;
+        failed = true;
+      }
+      if (!failed) {
+        const encoded = encoder.encode(cells);
+        if (encoded !== undefined) {
+          records++;
+          return encoded;
+        }
+      }
+      const features = plan.fromCells(cells, read);
+      if (failed) throw failure;
       records++;
       return { features };
     } catch (error) {

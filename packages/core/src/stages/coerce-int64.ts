@@ -2,10 +2,11 @@ import { cellError, preview } from './cell-context.js';
 import type { CellContext } from './cell-context.js';
 import { trimCell } from './trim-cell.js';
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+/** The int64 range as bigints. */
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
 /** Decimal integers only: no hex, no exponent, no fraction, no digit separators. */
-const INTEGER = /^[+-]?\d+$/;
+export const INTEGER = /^[+-]?\d+$/;
 
 /**
  * One int64 value from a cell: a bigint in range, a safe-integer number, a boolean (1/0), or a
@@ -58,7 +59,7 @@ function inRange(value: bigint, context: CellContext): bigint {
  * A decimal integer of at most 15 characters, parsed by hand (exact: below 2^53), or undefined for
  * anything else. Cheaper than a regex plus `BigInt(string)` for the common short cell.
  */
-function smallInteger(text: string): number | undefined {
+export function smallInteger(text: string): number | undefined {
   const length = text.length;
   if (length === 0 || length > 15) return undefined;
   let index = 0;

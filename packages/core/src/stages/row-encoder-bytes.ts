@@ -1,0 +1,91 @@
+/** Byte-level helpers of the direct row encoder: templates, sizes, copies, varints. */
+import { encodeExample } from '../codec/encode-example.js';
+import { varintSize, writeVarint } from '../codec/varint.js';
+import type { Feature } from '../model/feature.js';
+import type { RowSlots } from './row-cells.js';
+
+/** Precomputed bytes, also as little-endian 32-bit words for a faster copy. */
+export interface Template {
+  readonly length: number;
+  readonly words: Uint32Array;
+}
+
+/**
+ * The bytes of a one-value entry before the value: `0a E 0a keyLength key 12 V` and the list header
+ * (`12 06 0a 04` for float; `1a (2+s) 0a s` for an int64 varint of s bytes, one template per s).
+ */
+export function templates(kind: string, prefix: Uint8Array): Template[] {
+  const build = (size: number, list: readonly number[]): Template => {
+    const entry = prefix.length + varintSize(size) + size;
+    const out = new Uint8Array(1 + varintSize(entry) + prefix.length + varintSize(size) + list.length);
+    out[0] = 0x0a;
+    let position = writeVarint(out, 1, entry);
+    out.set(prefix, position);
+    position = writeVarint(out, position + prefix.length, size);
+    out.set(list, position);
+    const words = new Uint32Array(Math.ceil(out.length / 4));
+    const view = new DataView(out.buffer);
+    for (let index = 0; index < out.length; index++) {
+      words[index >> 2]! |= view.getUint8(index) << ((index & 3) * 8);
+    }
+    return { length: out.length, words };
+  };
+  if (kind === 'float') return [build(8, [0x12, 0x06, 0x0a, 0x04])];
+  if (kind !== 'int64') return [];
+  const out: Template[] = [{ length: 0, words: new Uint32Array(0) }];
+  for (let size = 1; size <= 10; size++) out.push(build(4 + size, [0x1a, 2 + size, 0x0a, size]));
+  return out;
+}
+
+export function fieldSize(payload: number): number {
+  return 1 + varintSize(payload) + payload;
+}
+
+/** The size of a Feature message holding one list of `payload` bytes. */
+export function listSize(payload: number): number {
+  return 1 + varintSize(payload) + payload;
+}
+
+export function bigSize(slots: RowSlots, slot: number): number {
+  const value = slots.objects[slot] as bigint;
+  if (value < 0n) return 10;
+  return value < 0x100000000000000n ? 8 : value < 0x8000000000000000n ? 9 : 10;
+}
+
+export function copy(source: Uint8Array, target: Uint8Array, position: number): number {
+  const length = source.length;
+  if (length > 24) {
+    target.set(source, position);
+    return position + length;
+  }
+  for (let index = 0; index < length; index++) target[position + index] = source[index]!;
+  return position + length;
+}
+
+/** A negative safe integer as the 10-byte varint of its 64-bit two's complement, without a bigint. */
+export function writeNegative(target: Uint8Array, position: number, value: number): number {
+  let low = value >>> 0;
+  let high = Math.floor(value / 0x1_0000_0000) >>> 0;
+  while (high > 0) {
+    target[position++] = (low & 0x7f) | 0x80;
+    low = ((low >>> 7) | (high << 25)) >>> 0;
+    high >>>= 7;
+  }
+  while (low > 0x7f) {
+    target[position++] = (low & 0x7f) | 0x80;
+    low >>>= 7;
+  }
+  target[position++] = low;
+  return position;
+}
+
+/** The map entry bytes of one feature, cut from the Example the codec writes for it alone. */
+export function entryBytes(name: string, feature: Feature): Uint8Array {
+  const features = Object.create(null) as Record<string, Feature>;
+  features[name] = feature;
+  const bytes = encodeExample({ features });
+  // Skip the Example's own header: its tag and the varint length of the Features message.
+  let start = 1;
+  while ((bytes[start]! & 0x80) !== 0) start++;
+  return bytes.slice(start + 1);
+}
