@@ -49,7 +49,6 @@ export { readExamples, countRecords, verifyTfrecord } from './read-examples.js';
 export type { ReadExamplesOptions, ReadTfrecordOptions, VerifyResult } from './read-examples.js';
 export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX } from './manifest.js';
 export type { TfrecordManifest, ManifestShard } from './manifest.js';
-export type { FeatureSummary } from './feature-stats.js';
 export { shardName } from './shard-names.js';
 export { expandPaths } from './expand-paths.js';
 

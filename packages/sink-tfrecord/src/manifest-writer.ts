@@ -1,6 +1,5 @@
 import { basename, join } from 'node:path';
-import type { PayloadType } from '@tfpipe/core';
-import type { FeatureSummary } from './feature-stats.js';
+import type { DatasetStats, PayloadType } from '@tfpipe/core';
 import { MANIFEST_FORMAT, MANIFEST_SUFFIX, type ManifestShard, type TfrecordManifest } from './manifest.js';
 import type { ShardFile } from './shard-file.js';
 import type { ResolvedSinkOptions } from './sink-options.js';
@@ -18,7 +17,7 @@ export function buildManifest(
   finals: readonly string[],
   options: ResolvedSinkOptions,
   payloadType: PayloadType,
-  features: readonly FeatureSummary[],
+  stats: DatasetStats,
 ): TfrecordManifest {
   const entries: ManifestShard[] = shards.map((shard, index) => {
     const name = basename(finals[index]!);
@@ -40,6 +39,7 @@ export function buildManifest(
     records: entries.reduce((sum, entry) => sum + entry.records, 0),
     bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0),
     shards: entries,
-    features,
+    features: stats.features,
+    featureLists: stats.featureLists,
   };
 }

@@ -1,7 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { TfpipeError, type PayloadType } from '@tfpipe/core';
-import type { FeatureSummary } from './feature-stats.js';
+import { TfpipeError, type FeatureListStat, type FeatureStat, type PayloadType } from '@tfpipe/core';
 import type { TfrecordCompression } from './tf-record.js';
 
 /** The manifest's format marker. */
@@ -43,8 +42,13 @@ export interface TfrecordManifest {
   readonly bytes: number;
   /** The shards, in order. */
   readonly shards: readonly ManifestShard[];
-  /** Every feature seen, with kind, presence and list lengths. */
-  readonly features: readonly FeatureSummary[];
+  /**
+   * Every feature seen (the context features of SequenceExamples), with kind, presence and list lengths,
+   * sorted by name: core's `FeatureStat`.
+   */
+  readonly features: readonly FeatureStat[];
+  /** The feature lists of SequenceExamples, with step counts; empty for Examples. */
+  readonly featureLists: readonly FeatureListStat[];
 }
 
 const SHARD_NAME = /^(.*)-\d{5,}-of-\d{5,}/;

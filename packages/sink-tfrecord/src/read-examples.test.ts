@@ -61,7 +61,7 @@ describe("the corpus through core's codec and our sink", () => {
     const features = new Map(manifest.features.map((feature) => [feature.name, feature]));
     expect(features.size).toBeGreaterThan(5);
     for (const feature of features.values()) {
-      expect(feature.presence).toBe(424);
+      expect(feature.present).toBe(424);
       expect(['bytes', 'float', 'int64', 'none']).toContain(feature.kind);
     }
     // 715 Features have no kind set in this file: those features have a shortest list of 0.

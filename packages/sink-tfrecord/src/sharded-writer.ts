@@ -2,6 +2,7 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordErrorPolicy } from '@tfpipe/core';
 import {
+  FeatureStatsCollector,
   TfpipeError,
   isSequenceExample,
   type Example,
@@ -12,7 +13,6 @@ import {
 } from '@tfpipe/core';
 import { coreCodec, type CoreCodec } from './core-codec.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
-import { FeatureStats } from './feature-stats.js';
 import { writeError } from './io-error.js';
 import { buildManifest, manifestPath } from './manifest-writer.js';
 import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
@@ -51,7 +51,7 @@ function bytesOf(record: SinkInput): Uint8Array | undefined {
 export class ShardedWriter {
   readonly #options: ResolvedSinkOptions;
   readonly #policy: RecordErrorPolicy;
-  readonly #stats: FeatureStats | undefined;
+  readonly #stats: FeatureStatsCollector | undefined;
   readonly #shards: ShardFile[] = [];
   readonly #finished = new Set<ShardFile>();
   readonly #summaries: ShardSummary[] = [];
@@ -68,7 +68,7 @@ export class ShardedWriter {
   constructor(options: ResolvedSinkOptions, policy: RecordErrorPolicy) {
     this.#options = options;
     this.#policy = policy;
-    this.#stats = options.manifest ? new FeatureStats() : undefined;
+    this.#stats = options.manifest ? new FeatureStatsCollector() : undefined;
     this.#payloadType = options.payloadType;
   }
 
@@ -189,8 +189,7 @@ export class ShardedWriter {
   #accepted(value: Example | SequenceExample | undefined): void {
     this.#written++;
     if (this.#stats !== undefined && value !== undefined) {
-      if (isSequenceExample(value)) this.#stats.addSequenceExample(value);
-      else this.#stats.addExample(value);
+      this.#stats.add(value);
     }
   }
 
@@ -359,7 +358,7 @@ export class ShardedWriter {
       finals,
       this.#options,
       this.#payloadType ?? 'Example',
-      this.#stats!.summaries(),
+      this.#stats!.result(this.#payloadType ?? 'Example'),
     );
     const temporary = temporaryPath(
       this.#options.directory,

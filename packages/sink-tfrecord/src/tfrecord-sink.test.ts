@@ -114,8 +114,8 @@ describe('tfrecordSink', () => {
             payloadType: 'Example',
           });
           expect(manifest.features).toEqual([
-            { name: 'id', scope: 'feature', kind: 'int64', presence: 50, minLength: 1, maxLength: 1 },
-            { name: 'name', scope: 'feature', kind: 'bytes', presence: 50, minLength: 1, maxLength: 1 },
+            { name: 'id', kind: 'int64', present: 50, minLength: 1, maxLength: 1 },
+            { name: 'name', kind: 'bytes', present: 50, minLength: 1, maxLength: 1 },
           ]);
           for (const [index, name] of names.entries()) {
             const file = join(directory, name);
