@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { batch, buildExamples, run } from '@tfpipe/core';
+import { buildExamples, run } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { parquetExampleSpec, parquetSchema, parquetSource } from '@tfpipe/source-parquet';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
@@ -58,13 +58,12 @@ export const parquetCase: BenchCase = {
           async () => {
             await rm(output, { force: true });
             await run(
-              parquetSource({ path }),
-              batch(BATCH),
+              parquetSource({ path, batchSize: BATCH }),
               buildExamples.batches(spec),
               tfrecordSink({ path: output, fsync: false }),
             );
           },
-          `batch(${BATCH}) after parquetSource`,
+          `parquetSource batchSize ${BATCH}`,
         );
       },
     },

@@ -1,11 +1,12 @@
-import { RecordErrorPolicy, TfpipeError, attachReport, withPosition } from '@tfpipe/core';
+import { RecordErrorPolicy, TfpipeError, attachReport } from '@tfpipe/core';
 import type { Example, Feature, Positioned, Reporter } from '@tfpipe/core';
 import { compileColumn } from './cell-converter.js';
 import type { CellConverter } from './cell-converter.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
-import { ROW_HIGH_WATER_MARK, RowQueue, csvReaderReport } from './csv-source.js';
+import { CsvPositioned } from './csv-positioned.js';
+import { RecordStream, csvReaderReport } from './csv-source.js';
 import { resolveCsvSourceOptions } from './csv-source-options.js';
 import type { CsvSourceOptions, ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { CellValueError } from './csv-values.js';
@@ -45,26 +46,68 @@ function invalid(message: string): TfpipeError {
   return new TfpipeError('INVALID_OPTION', message, { stage: STAGE, fatal: true });
 }
 
+/** `csvFeatures` / `csvToExamples` options that ask for batches: the stream's chunks are arrays. */
+export type CsvFeaturesBatchOptions = CsvFeaturesOptions & { readonly batchSize: number };
+
 /**
  * Reads CSV into typed feature rows: the schema is explicit, loaded, or inferred from the first
  * `inferRows` rows with TFX's rules (int64 → float → bytes). Cells are converted here, so a bad
  * value's error names its file, line, CSV column and field. The resolved schema is in the report's
- * `details.schema` (JSON-serialisable: save it with `saveSchema` and pass it back).
+ * `details.schema` (JSON-serialisable: save it with `saveSchema` and pass it back). With `batchSize`
+ * the chunks are arrays of rows.
  */
-export function csvFeatures(options: CsvFeaturesOptions): ReadableStream<CsvFeatureRow> & Reporter {
-  return featureStream(options, STAGE, (features, record) =>
-    withPosition(features, { file: record.file, line: record.line, row: record.row }),
+export function csvFeatures(options: CsvFeaturesBatchOptions): ReadableStream<CsvFeatureRow[]> & Reporter;
+export function csvFeatures(
+  options: CsvFeaturesOptions & { readonly batchSize?: undefined },
+): ReadableStream<CsvFeatureRow> & Reporter;
+export function csvFeatures(
+  options: CsvFeaturesOptions,
+): ReadableStream<CsvFeatureRow | CsvFeatureRow[]> & Reporter;
+export function csvFeatures(
+  options: CsvFeaturesOptions,
+): ReadableStream<CsvFeatureRow | CsvFeatureRow[]> & Reporter {
+  // The converter fills the positioned row itself: no copy.
+  return featureStream(
+    options,
+    STAGE,
+    (record) => new CsvPositioned(record.file, record.line, record.row) as unknown as Record<string, Feature>,
+    (features) => features as CsvFeatureRow,
   );
+}
+
+/** An Example whose position is built on demand (see {@link CsvPositioned}). */
+class CsvExample extends CsvPositioned implements Example {
+  constructor(
+    readonly features: Record<string, Feature>,
+    record: CsvRecord,
+  ) {
+    super(record.file, record.line, record.row);
+  }
 }
 
 /**
  * `csvFeatures` with each row wrapped as a `tf.train.Example` (position attached): the one-call way to
- * go from CSV to `tfrecordSink`.
+ * go from CSV to `tfrecordSink`. With `batchSize` the chunks are arrays of Examples, which
+ * `tfrecordSink` writes as they come.
  */
-export function csvToExamples(options: CsvFeaturesOptions): ReadableStream<Positioned<Example>> & Reporter {
+export function csvToExamples(
+  options: CsvFeaturesBatchOptions,
+): ReadableStream<Positioned<Example>[]> & Reporter;
+export function csvToExamples(
+  options: CsvFeaturesOptions & { readonly batchSize?: undefined },
+): ReadableStream<Positioned<Example>> & Reporter;
+export function csvToExamples(
+  options: CsvFeaturesOptions,
+): ReadableStream<Positioned<Example> | Positioned<Example>[]> & Reporter;
+export function csvToExamples(
+  options: CsvFeaturesOptions,
+): ReadableStream<Positioned<Example> | Positioned<Example>[]> & Reporter {
   // `features` is a fresh object per row that nothing else holds, so it is used as is (no copy).
-  return featureStream(options, 'csvToExamples', (features, record) =>
-    withPosition<Example>({ features }, { file: record.file, line: record.line, row: record.row }),
+  return featureStream(
+    options,
+    'csvToExamples',
+    () => ({}),
+    (features, record) => new CsvExample(features, record),
   );
 }
 
@@ -94,32 +137,18 @@ export function csvExampleSpec(schema: CsvSchema): Record<string, CsvKind> {
 function featureStream<Out>(
   options: CsvFeaturesOptions,
   stage: string,
+  container: (record: CsvRecord) => Record<string, Feature>,
   wrap: (features: Record<string, Feature>, record: CsvRecord) => Out,
-): ReadableStream<Out> & Reporter {
-  const engine = new FeatureEngine(options);
-  let pending = new RowQueue<[Record<string, Feature>, CsvRecord]>();
-  const stream = new ReadableStream<Out>(
-    {
-      async pull(controller) {
-        while ((controller.desiredSize ?? 0) > 0) {
-          if (pending.empty) {
-            const batch = await engine.next();
-            if (batch === undefined) {
-              controller.close();
-              return;
-            }
-            pending = new RowQueue(batch);
-          }
-          const [features, record] = pending.shift();
-          engine.written++;
-          controller.enqueue(wrap(features, record));
-        }
-      },
-      cancel: () => engine.cancel(),
-    },
-    { highWaterMark: ROW_HIGH_WATER_MARK },
+): ReadableStream<Out | Out[]> & Reporter {
+  const engine = new FeatureEngine(options, container);
+  const rows = new RecordStream<[Record<string, Feature>, CsvRecord], Out>(
+    () => engine.next(),
+    ([features, record]) => wrap(features, record),
+    () => engine.cancel(),
+    resolveCsvSourceOptions(options).batchSize,
   );
-  return attachReport(stream, () => engine.report(stage));
+  engine.counted = rows;
+  return attachReport(rows.stream, () => engine.report(stage));
 }
 
 class FeatureEngine {
@@ -133,14 +162,20 @@ class FeatureEngine {
   #names: readonly string[] = [];
   /** A column is named `__proto__`: assign with defineProperty. */
   #special = false;
+  readonly #container: (record: CsvRecord) => Record<string, Feature>;
   #indexes: readonly number[] = [];
   #buffered: CsvRecord[] = [];
   #sampled = 0;
-  /** Rows handed to the consumer. */
-  written = 0;
+  /** Counts the rows handed to the consumer. */
+  counted: { readonly records: number } = { records: 0 };
 
-  constructor(options: CsvFeaturesOptions) {
+  /** @param container - makes the object a row's features are written into */
+  constructor(
+    options: CsvFeaturesOptions,
+    container: (record: CsvRecord) => Record<string, Feature> = () => ({}),
+  ) {
     this.#options = options;
+    this.#container = container;
     this.#resolved = resolveCsvSourceOptions(options);
     this.#policy = new RecordErrorPolicy(options);
     this.#reader = new CsvRecordReader(this.#resolved, this.#policy);
@@ -280,7 +315,7 @@ class FeatureEngine {
   }
 
   #convert(record: CsvRecord): Record<string, Feature> | undefined {
-    const features: Record<string, Feature> = {};
+    const features = this.#container(record);
     const fields = record.fields;
     const count = this.#converters.length;
     let index = 0;
@@ -325,7 +360,7 @@ class FeatureEngine {
       inferredFromRows: this.#sampled,
       ...(this.#options.label === undefined ? {} : { label: this.#options.label }),
     });
-    return { ...base, records: this.written };
+    return { ...base, records: this.counted.records };
   }
 }
 

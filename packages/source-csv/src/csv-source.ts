@@ -1,6 +1,7 @@
-import { RecordErrorPolicy, attachReport, withPosition } from '@tfpipe/core';
+import { RecordErrorPolicy, attachReport } from '@tfpipe/core';
 import type { Positioned, Reporter, StageReport } from '@tfpipe/core';
 import type { ColumnPlan } from './column-plan.js';
+import { CsvPositioned } from './csv-positioned.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import { resolveCsvSourceOptions } from './csv-source-options.js';
@@ -13,59 +14,115 @@ import type { CsvSourceOptions } from './csv-source-options.js';
  */
 export type CsvRow = Positioned<Record<string, string>>;
 
+/** `csvSource` options that ask for batches: the stream's chunks are arrays of rows. */
+export type CsvSourceBatchOptions = CsvSourceOptions & { readonly batchSize: number };
+
 /**
  * Reads CSV files (or a byte stream) as a `ReadableStream` of {@link CsvRow}s, lazily: one 128 KiB
- * chunk of the file is read per pull, and cancelling closes the file.
+ * chunk of the file is read per pull, and cancelling closes the file. With `batchSize` the chunks are
+ * arrays of up to that many rows (each row still positioned), which `buildExamples.batches(spec)` and
+ * `tfrecordSink` take as they come, paying the per-chunk cost of a stream once per batch.
  *
  * @throws TfpipeError `INVALID_OPTION` at once for bad options. The stream then errors with
  * `CSV_PARSE`, `CSV_ENCODING`, `CSV_HEADER`, `CSV_EMPTY`, `INPUT_NOT_FOUND` (fatal) or, per record
  * under `onError`, `CSV_ROW_LENGTH` and `CSV_PARSE` (malformed quoting).
  */
-export function csvSource(options: CsvSourceOptions): ReadableStream<CsvRow> & Reporter {
+export function csvSource(options: CsvSourceBatchOptions): ReadableStream<CsvRow[]> & Reporter;
+export function csvSource(
+  options: CsvSourceOptions & { readonly batchSize?: undefined },
+): ReadableStream<CsvRow> & Reporter;
+export function csvSource(options: CsvSourceOptions): ReadableStream<CsvRow | CsvRow[]> & Reporter;
+export function csvSource(options: CsvSourceOptions): ReadableStream<CsvRow | CsvRow[]> & Reporter {
   const resolved = resolveCsvSourceOptions(options);
   const policy = new RecordErrorPolicy(options);
   const reader = new CsvRecordReader(resolved, policy);
   let build: ((record: CsvRecord) => CsvRow) | undefined;
-  let pending = new RowQueue<CsvRecord>();
-  let enqueued = 0;
-  const stream = new ReadableStream<CsvRow>(
-    {
-      async pull(controller) {
-        // Rows are enqueued only as the consumer asks; the parsed chunk waits in `pending`.
-        while ((controller.desiredSize ?? 0) > 0) {
-          if (pending.empty) {
-            const batch = await reader.next();
-            if (batch === undefined) {
-              controller.close();
-              return;
-            }
-            pending = new RowQueue(batch);
-          }
-          build ??= rowBuilder(reader.plan!);
-          controller.enqueue(build(pending.shift()));
-          enqueued++;
-        }
-      },
-      cancel: () => reader.cancel(),
-    },
-    { highWaterMark: ROW_HIGH_WATER_MARK },
+  const rows = new RecordStream<CsvRecord, CsvRow>(
+    () => reader.next(),
+    (record) => (build ??= rowBuilder(reader.plan!))(record),
+    () => reader.cancel(),
+    resolved.batchSize,
   );
-  const report = (): StageReport => ({ ...csvReaderReport('csvSource', reader, policy), records: enqueued });
-  return attachReport(stream, report);
+  const report = (): StageReport => ({
+    ...csvReaderReport('csvSource', reader, policy),
+    records: rows.records,
+  });
+  return attachReport(rows.stream, report);
 }
 
 /** Rows a source stream queues ahead of its consumer. */
 export const ROW_HIGH_WATER_MARK = 256;
+/** Batches a source stream queues ahead of its consumer (each up to `batchSize` rows). */
+export const BATCH_HIGH_WATER_MARK = 1;
 
-/** A FIFO over one batch, without the O(n) cost of `Array.shift`. */
-export class RowQueue<T> {
+/**
+ * The pull loop shared by `csvSource`, `csvFeatures` and `csvToExamples`: takes parsed chunks of
+ * items from `next` (a file chunk's worth), turns each into an output row with `build` only when the
+ * consumer asks, and enqueues rows one by one or, with `batchSize`, as arrays of `batchSize` rows (the
+ * last one shorter). Nothing larger than a batch is ever enqueued.
+ */
+export class RecordStream<Item, Row> {
+  /** Rows handed to the consumer (inside batches too). */
+  records = 0;
+  readonly stream: ReadableStream<Row | Row[]>;
+  #pending: readonly Item[] = [];
   #index = 0;
-  constructor(readonly items: readonly T[] = []) {}
-  get empty(): boolean {
-    return this.#index >= this.items.length;
-  }
-  shift(): T {
-    return this.items[this.#index++]!;
+
+  constructor(
+    next: () => Promise<readonly Item[] | undefined>,
+    build: (item: Item) => Row,
+    cancel: () => Promise<void>,
+    batchSize: number | undefined,
+  ) {
+    /** Refills `#pending`; false at the end of the input. */
+    const refill = async (): Promise<boolean> => {
+      const items = await next();
+      if (items === undefined) return false;
+      this.#pending = items;
+      this.#index = 0;
+      return true;
+    };
+    const pullRows = async (controller: ReadableStreamDefaultController<Row | Row[]>): Promise<void> => {
+      // Rows are enqueued only as the consumer asks; the parsed chunk waits in `#pending`.
+      while ((controller.desiredSize ?? 0) > 0) {
+        if (this.#index >= this.#pending.length && !(await refill())) {
+          controller.close();
+          return;
+        }
+        controller.enqueue(build(this.#pending[this.#index++]!));
+        this.records++;
+      }
+    };
+    const pullBatch = async (controller: ReadableStreamDefaultController<Row | Row[]>): Promise<void> => {
+      const size = batchSize!;
+      const batch: Row[] = [];
+      let ended = false;
+      while (batch.length < size) {
+        if (this.#index >= this.#pending.length && !(await refill())) {
+          ended = true;
+          break;
+        }
+        const pending = this.#pending;
+        const end = Math.min(pending.length, this.#index + size - batch.length);
+        for (let index = this.#index; index < end; index++) batch.push(build(pending[index]!));
+        this.#index = end;
+      }
+      if (batch.length > 0) {
+        this.records += batch.length;
+        controller.enqueue(batch);
+      }
+      if (ended) controller.close();
+    };
+    this.stream = new ReadableStream<Row | Row[]>(
+      {
+        pull: batchSize === undefined ? pullRows : pullBatch,
+        cancel: async () => {
+          this.#pending = [];
+          await cancel();
+        },
+      },
+      { highWaterMark: batchSize === undefined ? ROW_HIGH_WATER_MARK : BATCH_HIGH_WATER_MARK },
+    );
   }
 }
 
@@ -97,7 +154,7 @@ function rowBuilder(plan: ColumnPlan): (record: CsvRecord) => CsvRow {
   const count = indexes.length;
   const special = names.includes('__proto__');
   return (record) => {
-    const row: Record<string, string> = {};
+    const row = new CsvPositioned(record.file, record.line, record.row) as unknown as Record<string, string>;
     const fields = record.fields;
     for (let index = 0; index < count; index++) {
       const value = fields[indexes[index]!]!;
@@ -110,6 +167,6 @@ function rowBuilder(plan: ColumnPlan): (record: CsvRecord) => CsvRow {
         });
       else row[names[index]!] = value;
     }
-    return withPosition(row, { file: record.file, line: record.line, row: record.row });
+    return row;
   };
 }

@@ -1,4 +1,4 @@
-import { RecordErrorPolicy, TfpipeError, attachReport, withPosition } from '@tfpipe/core';
+import { RecordErrorPolicy, TfpipeError, attachReport } from '@tfpipe/core';
 import type { Positioned, RecordErrorOptions, Reporter, StageReport } from '@tfpipe/core';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { RowValueError, mapParquetSchema } from './map-parquet-schema.js';
@@ -6,6 +6,7 @@ import type { ColumnMapper, MappedSchema } from './map-parquet-schema.js';
 import { resolveReadOptions } from './parquet-read-options.js';
 import type { ParquetReadOptions, ResolvedReadOptions } from './parquet-read-options.js';
 import type { ParquetSchema } from './parquet-schema-types.js';
+import { ParquetPositioned } from './parquet-positioned.js';
 import { planSlices } from './plan-slices.js';
 import type { RowSlice } from './plan-slices.js';
 import { readParquetFooter, readerMetadata } from './read-parquet-footer.js';
@@ -13,6 +14,9 @@ import { checkChunkSizes, readSlice } from './read-slice.js';
 
 /** A row: feature name → bigint, number, Uint8Array, an array of those, or null (missing). */
 export type ParquetRow = Record<string, unknown>;
+
+/** A chunk of a Parquet source: a row, or a batch of rows when `batchSize` is set. */
+export type ParquetChunk = Positioned<ParquetRow> | Positioned<ParquetRow>[];
 
 /** An open byte source with random access, and how to release it. */
 export interface OpenedParquetInput {
@@ -27,8 +31,16 @@ export interface ParquetInput {
 }
 
 const STAGE = 'parquetSource';
-/** Rows enqueued per pull (the rest of the decoded slice waits in our own buffer). */
-const BATCH_ROWS = 256;
+/** Rows enqueued per pull without `batchSize` (the rest of the decoded slice waits, undecoded into rows). */
+const ROWS_PER_PULL = 256;
+
+/** A decoded slice whose rows are turned into row objects only as they are handed out. */
+interface DecodedSlice {
+  readonly reading: Reading;
+  readonly slice: RowSlice;
+  readonly rawRows: unknown[][];
+  next: number;
+}
 
 interface OpenFile {
   readonly input: ParquetInput;
@@ -89,15 +101,27 @@ function checkSameSchema(first: ParquetSchema, firstFile: string, other: Parquet
 /**
  * The Parquet source over any inputs (web-standard; the Node and browser `parquetSource` wrap it).
  * Reads footers of every input when the stream starts (so a missing column or a differing schema
- * fails before any row), then decodes one slice per pull: at most one row group (or `batchSize`
+ * fails before any row), then decodes one slice when the previous one is handed out: at most one row group (or `decodeRows`
  * rows) is in memory, and only the selected columns are fetched.
  *
  * @param resolveInputs - called once when the stream starts.
  */
 export function createParquetSource(
   resolveInputs: () => Promise<readonly ParquetInput[]>,
+  options: ParquetReadOptions & RecordErrorOptions & { readonly batchSize: number },
+): ReadableStream<Positioned<ParquetRow>[]> & Reporter;
+export function createParquetSource(
+  resolveInputs: () => Promise<readonly ParquetInput[]>,
+  options: ParquetReadOptions & RecordErrorOptions & { readonly batchSize?: undefined },
+): ReadableStream<Positioned<ParquetRow>> & Reporter;
+export function createParquetSource(
+  resolveInputs: () => Promise<readonly ParquetInput[]>,
   options: ParquetReadOptions & RecordErrorOptions,
-): ReadableStream<Positioned<ParquetRow>> & Reporter {
+): ReadableStream<ParquetChunk> & Reporter;
+export function createParquetSource(
+  resolveInputs: () => Promise<readonly ParquetInput[]>,
+  options: ParquetReadOptions & RecordErrorOptions,
+): ReadableStream<ParquetChunk> & Reporter {
   const resolved = resolveReadOptions(options);
   const policy = new RecordErrorPolicy(options);
   let inputs: readonly ParquetInput[] = [];
@@ -109,8 +133,6 @@ export function createParquetSource(
   let bytes = 0;
   let rowGroupsRead = 0;
   let started: Promise<void> | undefined;
-  let pending: Positioned<ParquetRow>[] = [];
-  let pendingIndex = 0;
 
   const openFile = async (input: ParquetInput): Promise<OpenFile> => {
     const opened = await input.open();
@@ -158,40 +180,40 @@ export function createParquetSource(
     await open?.opened.close();
   };
 
-  const mapRows = (reading: Reading, slice: RowSlice, rawRows: unknown[][]): Positioned<ParquetRow>[] => {
+  /** The next row of a decoded slice, or undefined when a bad value skipped it (under `onError: 'skip'`). */
+  const mapRow = (decoded: DecodedSlice): Positioned<ParquetRow> | undefined => {
+    const { reading, slice } = decoded;
+    const index = decoded.next++;
+    const raw = decoded.rawRows[index] as unknown[];
+    const rowIndex = slice.start + index;
     const file = reading.input.name;
-    const rows: Positioned<ParquetRow>[] = [];
-    for (let index = 0; index < rawRows.length; index++) {
-      const raw = rawRows[index] as unknown[];
-      const row: ParquetRow = {};
-      const rowIndex = slice.start + index;
-      try {
-        for (let column = 0; column < reading.mappers.length; column++)
-          (reading.mappers[column] as ColumnMapper)(raw[column], row);
-      } catch (error) {
-        if (!(error instanceof RowValueError)) throw error;
-        policy.handle(
-          new TfpipeError('PARQUET_UNSUPPORTED', 'value has no feature form', {
-            stage: STAGE,
-            position: {
-              file,
-              rowGroup: slice.rowGroup,
-              row: rowIndex,
-              recordIndex: rowIndex,
-              field: error.field,
-            },
-            reason: error.reason,
-          }),
-        );
-        continue;
-      }
-      rows.push(withPosition(row, { file, rowGroup: slice.rowGroup, row: rowIndex, recordIndex: rowIndex }));
+    const row = new ParquetPositioned(file, slice.rowGroup, rowIndex) as unknown as ParquetRow;
+    const mappers = reading.mappers;
+    try {
+      for (let column = 0; column < mappers.length; column++)
+        (mappers[column] as ColumnMapper)(raw[column], row);
+    } catch (error) {
+      if (!(error instanceof RowValueError)) throw error;
+      policy.handle(
+        new TfpipeError('PARQUET_UNSUPPORTED', 'value has no feature form', {
+          stage: STAGE,
+          position: {
+            file,
+            rowGroup: slice.rowGroup,
+            row: rowIndex,
+            recordIndex: rowIndex,
+            field: error.field,
+          },
+          reason: error.reason,
+        }),
+      );
+      return undefined;
     }
-    return rows;
+    return row;
   };
 
-  /** Decodes the next slice that yields rows; undefined when every input is done. */
-  const nextRows = async (): Promise<Positioned<ParquetRow>[] | undefined> => {
+  /** Decodes the next slice that has rows; undefined when every input is done. */
+  const nextSlice = async (): Promise<DecodedSlice | undefined> => {
     for (;;) {
       if (current === undefined) {
         if (firstFile !== undefined) {
@@ -231,8 +253,7 @@ export function createParquetSource(
         slice,
         reading.input.name,
       );
-      const rows = mapRows(reading, slice, rawRows);
-      if (rows.length > 0) return rows;
+      if (rawRows.length > 0) return { reading, slice, rawRows, next: 0 };
     }
   };
 
@@ -260,7 +281,47 @@ export function createParquetSource(
     }
   };
 
-  const stream = new ReadableStream<Positioned<ParquetRow>>(
+  /** The slice being handed out; rows past `next` are still raw arrays. */
+  let decoded: DecodedSlice | undefined;
+  /** The current slice, decoding the next one when it is used up; undefined at the end. */
+  const currentSlice = async (): Promise<DecodedSlice | undefined> => {
+    if (decoded !== undefined && decoded.next < decoded.rawRows.length) return decoded;
+    decoded = undefined;
+    decoded = await nextSlice();
+    return decoded;
+  };
+  const batchSize = resolved.batchSize;
+  // Without batchSize: up to ROWS_PER_PULL rows per pull, one per chunk (with highWaterMark 0 pull
+  // runs only while a read waits, so a slice is decoded only once the previous one is handed out).
+  // With it: one batch of batchSize rows per pull, which may span slices.
+  const perPull = batchSize ?? ROWS_PER_PULL;
+  const pull = async (controller: ReadableStreamDefaultController<ParquetChunk>): Promise<void> => {
+    const rows: Positioned<ParquetRow>[] = [];
+    let ended = false;
+    while (rows.length < perPull) {
+      const source = await currentSlice();
+      if (source === undefined) {
+        ended = true;
+        break;
+      }
+      const end = Math.min(source.rawRows.length, source.next + perPull - rows.length);
+      while (source.next < end) {
+        const row = mapRow(source);
+        if (row !== undefined) rows.push(row);
+      }
+      // Unbatched, one slice per pull is enough: hand out what it gave.
+      if (batchSize === undefined && rows.length > 0) break;
+    }
+    records += rows.length;
+    if (batchSize !== undefined) {
+      if (rows.length > 0) controller.enqueue(rows);
+    } else {
+      for (const row of rows) controller.enqueue(row);
+    }
+    if (ended) controller.close();
+  };
+
+  const stream = new ReadableStream<ParquetChunk>(
     {
       start() {
         started = openInputs();
@@ -268,30 +329,14 @@ export function createParquetSource(
       },
       async pull(controller) {
         try {
-          // With highWaterMark 0 pull runs only while a read is waiting: a slice is decoded only when
-          // the consumer has taken every row of the previous one.
-          if (pendingIndex >= pending.length) {
-            const rows = await nextRows();
-            if (rows === undefined) {
-              controller.close();
-              return;
-            }
-            pending = rows;
-            pendingIndex = 0;
-          }
-          // Hand rows over BATCH_ROWS at a time: Node's stream queue shifts an array, so queueing a
-          // whole row group at once would cost quadratic time.
-          const end = Math.min(pending.length, pendingIndex + BATCH_ROWS);
-          records += end - pendingIndex;
-          for (; pendingIndex < end; pendingIndex++) controller.enqueue(pending[pendingIndex]);
-          if (pendingIndex >= pending.length) pending = [];
+          await pull(controller);
         } catch (error) {
           await closeCurrent();
           throw error;
         }
       },
       async cancel() {
-        pending = [];
+        decoded = undefined;
         // cancel can come while start is still opening files: let it finish, then close them
         await started?.catch(() => undefined);
         await closeCurrent();

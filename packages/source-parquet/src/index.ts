@@ -11,7 +11,7 @@ export { resolveParquetInputs } from './node/resolve-parquet-inputs.js';
 export { openFileAsyncBuffer } from './node/file-async-buffer.js';
 export { asyncBufferFromBlob } from './blob-async-buffer.js';
 export { createParquetSource } from './create-parquet-source.js';
-export type { ParquetRow, ParquetInput, OpenedParquetInput } from './create-parquet-source.js';
+export type { ParquetRow, ParquetChunk, ParquetInput, OpenedParquetInput } from './create-parquet-source.js';
 export { parquetExampleSpec } from './parquet-example-spec.js';
 export type { ParquetExampleSpecOptions, ParquetFeatureSpec, MissingPolicy } from './parquet-example-spec.js';
 export type { ParquetSchemaOptions } from './parquet-schema.js';

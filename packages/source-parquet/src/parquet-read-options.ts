@@ -40,6 +40,14 @@ export interface ParquetReadOptions extends RecordErrorOptions {
    * one, each slice fetches the whole column chunk again.
    * @default one whole row group per slice
    */
+  readonly decodeRows?: number;
+  /**
+   * Emit arrays of up to this many rows (batches) instead of one row per chunk: the stream's chunk
+   * type becomes `ParquetRow[]`. Each row keeps its own position, `onError: 'skip'` still drops
+   * single rows (a batch just holds fewer), and the report's `records` counts rows. 256 to 4096
+   * suits tabular data; follow it with `buildExamples.batches(spec)`. Independent of `decodeRows`.
+   * @default undefined (one row per chunk)
+   */
   readonly batchSize?: number;
   /**
    * DECIMAL columns as `'float'` (the nearest double, later narrowed to float32) or `'text'` (the
@@ -78,7 +86,8 @@ export interface ResolvedReadOptions {
   readonly rowGroups: ReadonlySet<number> | undefined;
   readonly rowStart: number;
   readonly rowEnd: number;
-  readonly batchSize: number;
+  readonly decodeRows: number;
+  readonly batchSize: number | undefined;
   readonly decimal: DecimalMode;
   readonly timestampUnit: TimestampUnit | undefined;
   readonly separator: string;
@@ -129,6 +138,7 @@ export function resolveReadOptions(options: ParquetReadOptions): ResolvedReadOpt
   }
   checkCount('rowStart', options.rowStart, 0);
   checkCount('rowEnd', options.rowEnd, 0);
+  checkCount('decodeRows', options.decodeRows, 1);
   checkCount('batchSize', options.batchSize, 1);
   checkCount('maxColumnChunkBytes', options.maxColumnChunkBytes, 1);
   const rowStart = options.rowStart ?? 0;
@@ -149,7 +159,8 @@ export function resolveReadOptions(options: ParquetReadOptions): ResolvedReadOpt
     rowGroups: rowGroups === undefined ? undefined : new Set(rowGroups),
     rowStart,
     rowEnd,
-    batchSize: options.batchSize ?? Number.MAX_SAFE_INTEGER,
+    decodeRows: options.decodeRows ?? Number.MAX_SAFE_INTEGER,
+    batchSize: options.batchSize,
     decimal: options.decimal ?? 'float',
     timestampUnit: options.timestampUnit,
     separator: options.separator ?? '/',

@@ -73,7 +73,7 @@ describe('positions and ranges', () => {
     expect(Object.keys(rows[0]!)).toEqual(['n', 'label']);
   });
 
-  test('rowGroups, rowStart/rowEnd and batchSize select the same rows however sliced', async () => {
+  test('rowGroups, rowStart/rowEnd and decodeRows select the same rows however sliced', async () => {
     expect((await collectRows({ path: tenRows, rowGroups: [1] })).map((row) => row.n)).toEqual([
       4n,
       5n,
@@ -88,11 +88,11 @@ describe('positions and ranges', () => {
       7n,
       8n,
     ]);
-    const sliced = await collectRows({ path: tenRows, rowStart: 1, batchSize: 3 });
+    const sliced = await collectRows({ path: tenRows, rowStart: 1, decodeRows: 3 });
     expect(sliced.map((row) => positionOf(row)?.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(sliced.map((row) => positionOf(row)?.rowGroup)).toEqual([0, 0, 0, 1, 1, 1, 1, 2, 2]);
     expect(
-      (await collectRows({ path: tenRows, rowGroups: [0, 2], rowStart: 2, batchSize: 1 })).map(
+      (await collectRows({ path: tenRows, rowGroups: [0, 2], rowStart: 2, decodeRows: 1 })).map(
         (row) => row.n,
       ),
     ).toEqual([2n, 3n, 8n, 9n]);
@@ -189,7 +189,9 @@ describe('bad input', () => {
   });
 
   test('bad options fail when the factory is called, naming the option', () => {
-    expect(() => parquetSource({ path: tenRows, batchSize: 0 })).toThrow(/batchSize must be an integer >= 1/);
+    expect(() => parquetSource({ path: tenRows, decodeRows: 0 })).toThrow(
+      /decodeRows must be an integer >= 1/,
+    );
     expect(() => parquetSource({ path: tenRows, rowStart: 5, rowEnd: 2 })).toThrow(/rowEnd/);
     expect(() => parquetSource({ path: tenRows, nested: 'sequence' as never })).toThrow(
       /nested must be one of/,

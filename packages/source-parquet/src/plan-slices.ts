@@ -11,7 +11,7 @@ export interface RowSlice {
   readonly end: number;
 }
 
-/** The slices to read from a file: selected row groups ∩ [rowStart, rowEnd), cut to batchSize. */
+/** The slices to read from a file: selected row groups ∩ [rowStart, rowEnd), cut to decodeRows. */
 export function planSlices(metadata: FileMetaData, options: ResolvedReadOptions): RowSlice[] {
   const slices: RowSlice[] = [];
   let groupStart = 0;
@@ -21,8 +21,8 @@ export function planSlices(metadata: FileMetaData, options: ResolvedReadOptions)
     const start = Math.max(groupStart, options.rowStart);
     const end = Math.min(groupEnd, options.rowEnd);
     if (selected) {
-      for (let sliceStart = start; sliceStart < end; sliceStart += options.batchSize) {
-        slices.push({ rowGroup, start: sliceStart, end: Math.min(end, sliceStart + options.batchSize) });
+      for (let sliceStart = start; sliceStart < end; sliceStart += options.decodeRows) {
+        slices.push({ rowGroup, start: sliceStart, end: Math.min(end, sliceStart + options.decodeRows) });
       }
     }
     groupStart = groupEnd;

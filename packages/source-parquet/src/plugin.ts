@@ -24,7 +24,7 @@ export const parquetSourceOptionsSchema = z.strictObject({
   rowGroups: z.array(count, { error: 'expected a list of row group indexes' }).optional(),
   rowStart: count.optional(),
   rowEnd: count.optional(),
-  batchSize: z
+  decodeRows: z
     .int({ error: 'expected a positive integer' })
     .min(1, { error: 'expected a positive integer' })
     .optional(),

@@ -9,7 +9,7 @@ export { parquetSchema } from './parquet-schema.js';
 export type { ParquetSchemaOptions } from './parquet-schema.js';
 export { asyncBufferFromBlob } from './blob-async-buffer.js';
 export { createParquetSource } from './create-parquet-source.js';
-export type { ParquetRow, ParquetInput, OpenedParquetInput } from './create-parquet-source.js';
+export type { ParquetRow, ParquetChunk, ParquetInput, OpenedParquetInput } from './create-parquet-source.js';
 export { parquetExampleSpec } from './parquet-example-spec.js';
 export type { ParquetExampleSpecOptions, ParquetFeatureSpec, MissingPolicy } from './parquet-example-spec.js';
 export type { ParquetSchema, ParquetFeature, ParquetUnsupportedColumn } from './parquet-schema-types.js';

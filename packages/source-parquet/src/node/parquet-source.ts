@@ -2,7 +2,7 @@ import { TfpipeError } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core';
 import type { AsyncBuffer } from 'hyparquet';
 import { createParquetSource } from '../create-parquet-source.js';
-import type { ParquetRow } from '../create-parquet-source.js';
+import type { ParquetChunk, ParquetRow } from '../create-parquet-source.js';
 import type { ParquetReadOptions } from '../parquet-read-options.js';
 import { bufferInput } from '../web/parquet-source.js';
 import { openFileAsyncBuffer } from './file-async-buffer.js';
@@ -26,13 +26,19 @@ export interface ParquetSourceOptions extends ParquetReadOptions {
 /**
  * Reads Parquet files as a stream of rows keyed by feature name (see the type mapping in the
  * README), each carrying its position `{ file, rowGroup, row, recordIndex }` (`row` and
- * `recordIndex` are the 0-based row index in the file). Streams one row group (or `batchSize` rows)
+ * `recordIndex` are the 0-based row index in the file); with `batchSize`, as arrays of up to that
+ * many rows (for `buildExamples.batches(spec)`). Decodes one row group (or `decodeRows` rows)
  * at a time and only when the consumer pulls; file handles close at the end, on error and on cancel.
  * The report's `details.schema` holds the mapped feature schema.
  */
 export function parquetSource(
-  options: ParquetSourceOptions,
-): ReadableStream<Positioned<ParquetRow>> & Reporter {
+  options: ParquetSourceOptions & { readonly batchSize: number },
+): ReadableStream<Positioned<ParquetRow>[]> & Reporter;
+export function parquetSource(
+  options: ParquetSourceOptions & { readonly batchSize?: undefined },
+): ReadableStream<Positioned<ParquetRow>> & Reporter;
+export function parquetSource(options: ParquetSourceOptions): ReadableStream<ParquetChunk> & Reporter;
+export function parquetSource(options: ParquetSourceOptions): ReadableStream<ParquetChunk> & Reporter {
   const given = [options.path, options.paths, options.file].filter((value) => value !== undefined).length;
   if (given !== 1) {
     throw new TfpipeError('INVALID_OPTION', 'give exactly one of path, paths or file', {

@@ -3,7 +3,7 @@ import type { Positioned, Reporter } from '@tfpipe/core';
 import type { AsyncBuffer } from 'hyparquet';
 import { asyncBufferFromBlob, isAsyncBuffer, isBlob } from '../blob-async-buffer.js';
 import { createParquetSource } from '../create-parquet-source.js';
-import type { ParquetInput, ParquetRow } from '../create-parquet-source.js';
+import type { ParquetChunk, ParquetInput, ParquetRow } from '../create-parquet-source.js';
 import type { ParquetReadOptions } from '../parquet-read-options.js';
 
 /** Options of the browser `parquetSource`: one file with random access, plus the read options. */
@@ -35,11 +35,16 @@ export function bufferInput(file: AsyncBuffer | Blob, name: string | undefined):
 /**
  * Reads a Parquet file held in a `Blob`, `File` or `AsyncBuffer` (browser-safe: no `node:*`) as a
  * stream of rows keyed by feature name, each carrying its position (`file`, `rowGroup`, `row`,
- * `recordIndex`). See the Node entry for paths, directories and globs.
+ * `recordIndex`); with `batchSize`, as arrays of rows. See the Node entry for paths, directories and globs.
  */
 export function parquetSource(
-  options: ParquetBufferSourceOptions,
-): ReadableStream<Positioned<ParquetRow>> & Reporter {
+  options: ParquetBufferSourceOptions & { readonly batchSize: number },
+): ReadableStream<Positioned<ParquetRow>[]> & Reporter;
+export function parquetSource(
+  options: ParquetBufferSourceOptions & { readonly batchSize?: undefined },
+): ReadableStream<Positioned<ParquetRow>> & Reporter;
+export function parquetSource(options: ParquetBufferSourceOptions): ReadableStream<ParquetChunk> & Reporter;
+export function parquetSource(options: ParquetBufferSourceOptions): ReadableStream<ParquetChunk> & Reporter {
   const input = bufferInput(options.file, options.name);
   return createParquetSource(() => Promise.resolve([input]), options);
 }

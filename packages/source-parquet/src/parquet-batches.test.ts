@@ -1,0 +1,136 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- rows are compared as plain objects */
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildExamples, positionOf, reportOf, run } from '@tfpipe/core';
+import type { TfpipeError } from '@tfpipe/core';
+import { tfrecordSink } from '@tfpipe/sink-tfrecord';
+import { parquetWriteFile } from 'hyparquet-writer';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { iterate } from './__fixtures__/iterate.js';
+import { parquetExampleSpec } from './parquet-example-spec.js';
+import { parquetSchema } from './node/parquet-schema.js';
+import { parquetSource } from './node/parquet-source.js';
+import type { ParquetSourceOptions } from './node/parquet-source.js';
+
+const corpus = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../shared/corpus/parquet',
+);
+const ROWS = 2500;
+let directory: string;
+let file: string;
+
+async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of iterate(stream)) items.push(item);
+  return items;
+}
+
+/** One row per chunk (the options never set batchSize). */
+async function rows(options: Omit<ParquetSourceOptions, 'batchSize'>): Promise<Record<string, any>[]> {
+  return collect(parquetSource(options));
+}
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(os.tmpdir(), 'tfpipe-parquet-batches-'));
+  file = path.join(directory, 'rows.parquet');
+  parquetWriteFile({
+    filename: file,
+    rowGroupSize: 1000,
+    columnData: [
+      { name: 'id', type: 'INT64', data: Array.from({ length: ROWS }, (_, index) => BigInt(index)) },
+      { name: 'x', type: 'DOUBLE', data: Array.from({ length: ROWS }, (_, index) => index / 8) },
+      { name: 'city', type: 'STRING', data: Array.from({ length: ROWS }, (_, index) => `c${index % 7}`) },
+    ],
+  });
+});
+
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('parquetSource with batchSize', () => {
+  test('the same rows with the same positions as one row per chunk, in full batches across row groups', async () => {
+    const single = await rows({ path: file });
+    expect(single).toHaveLength(ROWS);
+    for (const [batchSize, decodeRows] of [
+      [1, undefined],
+      [7, undefined],
+      [256, undefined],
+      [1000, undefined],
+      [4096, undefined],
+      [300, 128],
+    ] as const) {
+      const stream = parquetSource({ path: file, batchSize, ...(decodeRows ? { decodeRows } : {}) });
+      const batches = await collect(stream);
+      expect(batches.every((batch) => Array.isArray(batch))).toBe(true);
+      expect(batches.slice(0, -1).every((batch) => batch.length === batchSize)).toBe(true);
+      const flat = batches.flat();
+      expect(flat.map((row) => ({ ...row }))).toEqual(single.map((row) => ({ ...row })));
+      expect(flat.map((row) => positionOf(row))).toEqual(single.map((row) => positionOf(row)));
+      expect(reportOf(stream)!.records).toBe(ROWS);
+    }
+    expect(positionOf(single[1234]!)).toEqual({ file, rowGroup: 1, row: 1234, recordIndex: 1234 });
+    expect(Object.keys(single[0]!)).toEqual(['id', 'x', 'city']);
+    expect(JSON.stringify({ ...single[0], id: 0 })).toBe('{"id":0,"x":0,"city":{"0":99,"1":48}}');
+  });
+
+  test('decodes a row group only when asked, and cancel mid-file closes the file', async () => {
+    const before = (await readdir('/proc/self/fd')).length;
+    const stream = parquetSource({ path: file, batchSize: 100 });
+    const reader = stream.getReader();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(reportOf(stream)?.details?.rowGroups).toBe(0);
+    const first = await reader.read();
+    expect(first.value?.map((row) => row.id)).toEqual(
+      Array.from({ length: 100 }, (_, index) => BigInt(index)),
+    );
+    await reader.read();
+    expect(reportOf(stream)?.details?.rowGroups).toBe(1);
+    expect((await readdir('/proc/self/fd')).length).toBe(before + 1);
+    await reader.cancel();
+    expect((await readdir('/proc/self/fd')).length).toBe(before);
+  });
+
+  test("onError 'skip' drops single rows inside a batch (a null inside a list)", async () => {
+    const input = path.join(corpus, 'list_columns.parquet');
+    const skipped: TfpipeError[] = [];
+    const all = await rows({ path: input, onError: 'skip' });
+    const stream = parquetSource({
+      path: input,
+      batchSize: 2,
+      onError: 'skip',
+      onSkip: (error) => skipped.push(error),
+    });
+    const flat = (await collect(stream)).flat();
+    expect(skipped.map((error) => [error.code, error.position.row])).toEqual([
+      ['PARQUET_UNSUPPORTED', 1],
+      ['PARQUET_UNSUPPORTED', 2],
+    ]);
+    expect(flat.map((row) => positionOf(row)?.row)).toEqual(all.map((row) => positionOf(row)?.row));
+    expect(flat.map((row) => positionOf(row)?.row)).not.toContain(1);
+    expect(reportOf(stream)!.records).toBe(flat.length);
+    expect(reportOf(stream)!.skipped).toBe(2);
+  });
+
+  test('batches → buildExamples.batches → tfrecordSink writes the bytes of the unbatched run', async () => {
+    const spec = parquetExampleSpec(await parquetSchema(file));
+    const single = path.join(directory, 'single.tfrecord');
+    const batched = path.join(directory, 'batched.tfrecord');
+    await run(parquetSource({ path: file }), buildExamples(spec), tfrecordSink({ path: single }));
+    const summary = await run(
+      parquetSource({ path: file, batchSize: 512 }),
+      buildExamples.batches(spec),
+      tfrecordSink({ path: batched }),
+    );
+    expect(summary.recordsRead).toBe(ROWS);
+    expect(summary.recordsWritten).toBe(ROWS);
+    expect(Buffer.compare(await readFile(batched), await readFile(single))).toBe(0);
+  });
+
+  test('a bad batchSize fails at once with INVALID_OPTION', () => {
+    expect(() => parquetSource({ path: file, batchSize: 0 })).toThrow(/batchSize must be an integer >= 1/);
+  });
+});
