@@ -39,7 +39,7 @@ export interface TfrecordSinkOptions extends RecordErrorOptions {
    * @default the type of the first object written, else 'Example'
    */
   readonly payloadType?: PayloadType;
-  /** Size of the write buffer per file, in bytes (two alternate); shared out when `shards` are open at once. @default 16777216 (16 MiB) */
+  /** Size of the write buffer per file, in bytes (two alternate); shared out when `shards` are open at once. @default 4194304 (4 MiB) */
   readonly bufferBytes?: number;
   /** `fdatasync` every file before it is renamed to its final name, so a crash never leaves a torn final file. @default true */
   readonly fsync?: boolean;
@@ -114,7 +114,7 @@ export function resolveSinkOptions(
   const maxRecords = positiveInteger('maxRecords', options.maxRecords);
   const maxBytes = positiveInteger('maxBytes', options.maxBytes);
   const shards = positiveInteger('shards', options.shards);
-  const bufferBytes = positiveInteger('bufferBytes', options.bufferBytes, 64 * 1024) ?? 16 * 1024 * 1024;
+  const bufferBytes = positiveInteger('bufferBytes', options.bufferBytes, 64 * 1024) ?? 4 * 1024 * 1024;
   const suffix = options.suffix ?? SUFFIXES[compression];
   if (typeof suffix !== 'string' || suffix.includes('/'))
     throw invalid(`suffix must be a file name suffix, got ${JSON.stringify(suffix)}`);

@@ -8,7 +8,7 @@ import type { TfrecordSinkOptions } from './sink-options.js';
  * by bytes, or dealt round-robin into a fixed number. A chunk may be one record or a batch (an array
  * of records, as `batch(size)` or `buildExamples` on batches emit): a batch writes the same bytes as
  * its records one by one, with `onError` applied per record, and costs one stream chunk instead of
- * many. Records are encoded and framed straight into a 16 MiB buffer and written whole. Every file is
+ * many. Records are encoded and framed straight into a 4 MiB buffer and written whole. Every file is
  * written under a temporary name (`.NAME.tfpipe-tmp-<pid>-<random>`), synced, and renamed only when
  * the stream closes; aborting the stream, or any error, deletes the temporaries. The report
  * (`reportOf`) gives records, bytes, shards and the shard being written. `createTfrecordWriter` is

@@ -200,8 +200,10 @@ test.each([
       const value = row[feature.name];
       const where = `row ${rowIndex} ${feature.name}`;
       if (cell === null || cell === undefined) expect(value, where).toBeNull();
-      else if (feature.kind === 'int64') expect(value, where).toBe(BigInt(cell));
-      else expect(decoder.decode(value), where).toBe(cell);
+      else if (feature.kind === 'int64') {
+        expect(typeof value, where).toBe(feature.parquetType === 'INT32' ? 'number' : 'bigint');
+        expect(BigInt(value), where).toBe(BigInt(cell));
+      } else expect(decoder.decode(value), where).toBe(cell);
     });
   });
 });

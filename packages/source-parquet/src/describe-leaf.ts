@@ -29,6 +29,11 @@ function toBigInt(value: unknown): bigint {
   return typeof value === 'bigint' ? value : BigInt(value as number);
 }
 
+/** A 32-bit integer as hyparquet decoded it (a number; a bigint only if a reader ever gives one). */
+function toNumber(value: unknown): unknown {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
 function floorDivide(value: bigint, divisor: bigint): bigint {
   const quotient = value / divisor;
   return value % divisor !== 0n && value < 0n ? quotient - 1n : quotient;
@@ -113,7 +118,11 @@ export function describeLeaf(element: SchemaElement, options: ResolvedReadOption
         };
       }
       const isDate = element.converted_type === 'DATE' || element.logical_type?.type === 'DATE';
-      return { ...base, kind: 'int64', unit: isDate ? 'days' : timeUnitOf(element), convert: toBigInt };
+      const timeUnit = timeUnitOf(element);
+      // 32-bit integers (INT_8/16/32, UINT_8/16/32, DATE days) are exact as numbers, which spares a
+      // BigInt per cell and keeps buildExamples on its number path; int64 kinds and TIME stay bigint.
+      const convert = parquetType === 'INT32' && timeUnit === undefined ? toNumber : toBigInt;
+      return { ...base, kind: 'int64', unit: isDate ? 'days' : timeUnit, convert };
     }
     case 'INT96':
       return {

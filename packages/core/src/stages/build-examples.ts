@@ -7,6 +7,8 @@ import type { Example } from '../model/example.js';
 import { cellError } from './cell-context.js';
 import { compileDefault, compileEntry } from './compile-feature.js';
 import type { CompiledEntry } from './compile-feature.js';
+import { compileCellReader } from './cell-reader.js';
+import type { ReadFailure } from './cell-reader.js';
 import { RowEncoder } from './row-encoder.js';
 import type { CheckedSpec, ExampleSpec, MissingPolicy } from './example-spec.js';
 
@@ -178,6 +180,8 @@ function createBuilder(
   const { readers, encoder } = plan;
   const count = readers.length;
   const cells = new Array<unknown>(count).fill(undefined);
+  const readCells = compileCellReader(plan.entries);
+  const failure: ReadFailure = { error: undefined };
   let records = 0;
   const buildOne = (row: object): Example | undefined => {
     try {
@@ -188,15 +192,8 @@ function createBuilder(
       }
       // Every cell is read once (a computed value is called once), then encoded directly; a row the
       // encoder refuses takes the Feature path from the same cells, which raises the first error.
-      let read = 0;
-      let failure: unknown;
-      let failed = false;
-      try {
-        for (; read < count; read++) cells[read] = readers[read]!(row);
-      } catch (error) {
-        failure = error;
-        failed = true;
-      }
+      const read = readCells(row, cells, failure);
+      const failed = read < count;
       if (!failed) {
         const encoded = encoder.encode(cells);
         if (encoded !== undefined) {
@@ -205,7 +202,11 @@ function createBuilder(
         }
       }
       const features = plan.fromCells(cells, read);
-      if (failed) throw failure;
+      if (failed) {
+        const error = failure.error;
+        failure.error = undefined;
+        throw error;
+      }
       records++;
       return { features };
     } catch (error) {
