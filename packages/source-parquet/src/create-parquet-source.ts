@@ -7,6 +7,7 @@ import { resolveReadOptions } from './parquet-read-options.js';
 import type { ParquetReadOptions, ResolvedReadOptions } from './parquet-read-options.js';
 import type { ParquetSchema } from './parquet-schema-types.js';
 import { ParquetPositioned } from './parquet-positioned.js';
+import { parquetError } from './parquet-error.js';
 import { planSlices } from './plan-slices.js';
 import type { RowSlice } from './plan-slices.js';
 import { readParquetFooter, readerMetadata } from './read-parquet-footer.js';
@@ -139,10 +140,19 @@ export function createParquetSource(
     try {
       const counting: AsyncBuffer = {
         byteLength: opened.buffer.byteLength,
-        slice: async (start, end) => {
-          const result = await opened.buffer.slice(start, end);
-          bytes += result.byteLength;
-          return result;
+        slice: (start, end) => {
+          const rangeError = checkRange(start, end, opened.buffer.byteLength, input.name);
+          if (rangeError !== undefined) {
+            // hyparquet may start several reads and await only some: mark this rejection handled so
+            // it is not reported as unhandled, while whoever awaits it still gets the error.
+            const rejected = Promise.reject(rangeError);
+            rejected.catch(() => undefined);
+            return rejected;
+          }
+          return Promise.resolve(opened.buffer.slice(start, end)).then((result) => {
+            bytes += result.byteLength;
+            return result;
+          });
         },
       };
       const metadata = await readParquetFooter(counting, input.name);
@@ -150,7 +160,8 @@ export function createParquetSource(
       try {
         mapped = mapParquetSchema(metadata, resolved);
       } catch (error) {
-        throw TfpipeError.is(error) ? error.withPosition({ file: input.name }) : error;
+        // hyparquet's schema tree throws plain TypeErrors on a schema that claims more children than it has.
+        throw parquetError(error, 'invalid schema in the footer', { file: input.name });
       }
       checkSelection(mapped, resolved, input.name);
       return { input, opened: { buffer: counting, close: () => opened.close() }, metadata, mapped };
@@ -353,4 +364,33 @@ export function createParquetSource(
     bytes,
     details: { schema: firstSchema, files: inputs.length, rowGroups: rowGroupsRead },
   }));
+}
+
+/**
+ * A corrupt footer or page header can make hyparquet ask for byte ranges that are NaN, fractional,
+ * reversed or past the end: `Blob.slice` aborts the whole Node process on those, and a positioned file
+ * read returns nothing (a column read as nulls). Every range is checked before any reader sees it;
+ * a bad one is the `PARQUET_FORMAT` error returned.
+ */
+function checkRange(
+  start: number,
+  end: number | undefined,
+  size: number,
+  file: string,
+): TfpipeError | undefined {
+  const last = end ?? size;
+  if (
+    Number.isSafeInteger(start) &&
+    Number.isSafeInteger(last) &&
+    start >= 0 &&
+    start <= last &&
+    last <= size
+  ) {
+    return undefined;
+  }
+  return new TfpipeError('PARQUET_FORMAT', 'corrupt file', {
+    stage: 'parquetSource',
+    position: { file, ...(Number.isSafeInteger(start) && start >= 0 ? { byteOffset: start } : {}) },
+    reason: `a footer or page header points at bytes ${String(start)}..${String(end)} of a ${size}-byte file`,
+  });
 }
