@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import sharp, { type Sharp } from 'sharp';
 import { TfpipeError, positionOf, reportOf, type Feature } from '@tfpipe/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { applyMutations, type Mutation as SharedMutation } from '../../../test-support/byte-mutations.js';
 import { startHangWatchdog, type HangWatchdog } from '../../../test-support/hang-watchdog.js';
 import { imageSource } from './image-source.js';
 import type { ImageSourceOptions } from './image-source-options.js';
@@ -85,12 +86,7 @@ async function makeBases(): Promise<Base[]> {
 
 /** Where a mutation lands: anywhere, in the parsed header, or in the last bytes (trailers). */
 type Region = 'any' | 'header' | 'tail';
-type Mutation =
-  | { readonly kind: 'flip'; readonly region: Region; readonly at: number; readonly bit: number }
-  | { readonly kind: 'overwrite'; readonly region: Region; readonly at: number; readonly data: number[] }
-  | { readonly kind: 'insert'; readonly region: Region; readonly at: number; readonly data: number[] }
-  | { readonly kind: 'delete'; readonly region: Region; readonly at: number; readonly count: number }
-  | { readonly kind: 'truncate'; readonly at: number };
+type Mutation = SharedMutation<Region>;
 
 /** Bytes that make sizes, markers and chunk types hostile, plus any byte. */
 const hostileByte = fc.oneof(
@@ -134,23 +130,9 @@ function offsetIn(
 }
 
 function mutate(base: Base, mutations: readonly Mutation[]): Uint8Array<ArrayBuffer> {
-  let bytes = base.bytes.slice();
-  for (const change of mutations) {
-    if (bytes.length === 0) break;
-    if (change.kind === 'truncate') {
-      bytes = bytes.slice(0, change.at % bytes.length);
-      continue;
-    }
-    const offset = offsetIn(bytes, base.header, change.region, change.at);
-    if (change.kind === 'flip') bytes[offset]! ^= 1 << change.bit;
-    else if (change.kind === 'overwrite') bytes.set(change.data.slice(0, bytes.length - offset), offset);
-    else if (change.kind === 'insert') {
-      bytes = Uint8Array.from([...bytes.subarray(0, offset), ...change.data, ...bytes.subarray(offset)]);
-    } else {
-      bytes = Uint8Array.from([...bytes.subarray(0, offset), ...bytes.subarray(offset + change.count)]);
-    }
-  }
-  return bytes;
+  return applyMutations(base.bytes, mutations, (bytes, where, value) =>
+    offsetIn(bytes, base.header, where, value),
+  );
 }
 
 /** The chunks of a WHATWG stream, as an async iterable (the DOM typings lack the iterator). */

@@ -12,6 +12,7 @@ import { TfpipeError, reportOf } from '@tfpipe/core';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { applyMutations, type Mutation as SharedMutation } from '../../../test-support/byte-mutations.js';
 import { startHangWatchdog, type HangWatchdog } from '../../../test-support/hang-watchdog.js';
 import { parquetSource } from './node/parquet-source.js';
 
@@ -54,12 +55,7 @@ const bases: readonly { readonly name: string; readonly bytes: Uint8Array<ArrayB
 
 /** Where a mutation lands: anywhere, in the Thrift footer, or in the page data before it. */
 type Region = 'any' | 'footer' | 'data';
-type Mutation =
-  | { readonly kind: 'flip'; readonly region: Region; readonly at: number; readonly bit: number }
-  | { readonly kind: 'overwrite'; readonly region: Region; readonly at: number; readonly data: number[] }
-  | { readonly kind: 'insert'; readonly region: Region; readonly at: number; readonly data: number[] }
-  | { readonly kind: 'delete'; readonly region: Region; readonly at: number; readonly count: number }
-  | { readonly kind: 'truncate'; readonly at: number };
+type Mutation = SharedMutation<Region>;
 
 /** Bytes that make Thrift varints and lengths hostile, plus any byte. */
 const hostileByte = fc.oneof(
@@ -101,23 +97,7 @@ function offsetIn(bytes: Uint8Array, where: Region, value: number): number {
 }
 
 function mutate(original: Uint8Array, mutations: readonly Mutation[]): Uint8Array<ArrayBuffer> {
-  let bytes = original.slice();
-  for (const change of mutations) {
-    if (bytes.length === 0) break;
-    if (change.kind === 'truncate') {
-      bytes = bytes.slice(0, change.at % bytes.length);
-      continue;
-    }
-    const offset = offsetIn(bytes, change.region, change.at);
-    if (change.kind === 'flip') bytes[offset]! ^= 1 << change.bit;
-    else if (change.kind === 'overwrite') bytes.set(change.data.slice(0, bytes.length - offset), offset);
-    else if (change.kind === 'insert') {
-      bytes = Uint8Array.from([...bytes.subarray(0, offset), ...change.data, ...bytes.subarray(offset)]);
-    } else {
-      bytes = Uint8Array.from([...bytes.subarray(0, offset), ...bytes.subarray(offset + change.count)]);
-    }
-  }
-  return bytes;
+  return applyMutations(original, mutations, offsetIn);
 }
 
 /** The chunks of a WHATWG stream, as an async iterable (the DOM typings lack the iterator). */
