@@ -1,0 +1,122 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tfpipe } from './__fixtures__/run-cli.js';
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'tfpipe-plugin-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+// A third-party source published as its own ESM package: no dependency on tfpipe at all, just an
+// exported `plugin` with a hand-written Standard Schema (the `~standard` interface zod and valibot
+// implement), installed in the node_modules beside the config file.
+const PLUGIN_SOURCE = `
+const options = {
+  '~standard': {
+    version: 1,
+    vendor: 'hand-written',
+    validate(value) {
+      if (typeof value !== 'object' || value === null) return { issues: [{ message: 'expected an object' }] };
+      const unknown = Object.keys(value).filter((key) => key !== 'count');
+      if (unknown.length > 0) return { issues: [{ message: 'unknown key', path: [unknown[0]] }] };
+      if (!Number.isInteger(value.count) || value.count < 1) {
+        return { issues: [{ message: 'expected a positive integer', path: ['count'] }] };
+      }
+      return { value };
+    },
+  },
+};
+export const plugin = {
+  kind: 'source',
+  name: 'tfpipe-source-squares',
+  description: 'the numbers 0..count-1 and their squares',
+  options,
+  output: 'rows',
+  create({ count }) {
+    let next = 0;
+    const readable = new ReadableStream({
+      pull(controller) {
+        if (next === count) return controller.close();
+        controller.enqueue({ n: next, square: next * next });
+        next++;
+      },
+    });
+    return { readable };
+  },
+};
+`;
+
+async function installPlugin(): Promise<void> {
+  const root = join(directory, 'node_modules', 'tfpipe-source-squares');
+  await mkdir(root, { recursive: true });
+  await writeFile(
+    join(root, 'package.json'),
+    JSON.stringify({
+      name: 'tfpipe-source-squares',
+      version: '1.0.0',
+      type: 'module',
+      exports: './index.js',
+    }),
+  );
+  await writeFile(join(root, 'index.js'), PLUGIN_SOURCE);
+}
+
+describe('third-party plugins in pipeline files', () => {
+  it('loads an installed package that exports `plugin`, validates its options with its own schema, and runs it', async () => {
+    await installPlugin();
+    const config = join(directory, 'squares.json');
+    const pipeline = {
+      source: { plugin: 'tfpipe-source-squares', options: { count: 5 } },
+      spec: { n: 'int64', square: 'int64' },
+      sink: { plugin: '@tfpipe/sink-tfrecord', options: { path: 'squares.tfrecord' } },
+    };
+    await writeFile(config, JSON.stringify(pipeline));
+    const result = await tfpipe(['run', config]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const shown = await tfpipe(['inspect', '--json', join(directory, 'squares.tfrecord')]);
+    const values = shown.stdout
+      .trim()
+      .split('\n')
+      .map((line) => {
+        const feature = (
+          JSON.parse(line) as { features: { feature: Record<string, { int64List: { value: string[] } }> } }
+        ).features.feature;
+        return [feature.n!.int64List.value[0], feature.square!.int64List.value[0]];
+      });
+    expect(values).toEqual([
+      ['0', '0'],
+      ['1', '1'],
+      ['2', '4'],
+      ['3', '9'],
+      ['4', '16'],
+    ]);
+
+    await writeFile(
+      config,
+      JSON.stringify({ ...pipeline, source: { ...pipeline.source, options: { count: 'five' } } }),
+    );
+    const refused = await tfpipe(['run', config]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('source.options.count: expected a positive integer');
+  });
+
+  it('names an uninstalled package as an unknown plugin', async () => {
+    const config = join(directory, 'missing.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        source: { plugin: 'tfpipe-source-not-installed', options: {} },
+        sink: { plugin: '@tfpipe/sink-tfrecord', options: { path: 'x.tfrecord' } },
+      }),
+    );
+    const result = await tfpipe(['run', config]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('unknown plugin "tfpipe-source-not-installed"');
+  });
+});
