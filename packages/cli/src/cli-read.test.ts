@@ -40,6 +40,8 @@ describe('tfpipe count, inspect, verify and schema on files TensorFlow wrote', (
     expect(result.stdout).toMatch(/image\/encoded\s+bytes\[1\]\s+<jpeg image, \d+ KB>/);
     expect(result.stdout).toMatch(/image\/object\/class\/text\s+bytes\[1\]\s+"raccoon"/);
     expect(result.stdout).toMatch(/image\/height\s+int64\[1\]\s+\d+/);
+    // float32 values as protobuf's JSON printer writes them (shortest digits that read back the same).
+    expect(result.stdout).toMatch(/image\/object\/bbox\/xmax\s+float\[1\]\s+0\.69170576\n/);
   });
 
   it('inspect --json prints protobuf JSON form that parses back to the same records', async () => {

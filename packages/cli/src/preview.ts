@@ -1,4 +1,4 @@
-import type { Feature } from '@tfpipe/core';
+import { floatToJson, type Feature } from '@tfpipe/core';
 
 const IMAGE_MAGIC: readonly [string, (bytes: Uint8Array) => boolean][] = [
   ['jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
@@ -58,6 +58,8 @@ export function previewValues(feature: Feature): string {
   for (let index = 0; index < Math.min(values.length, MAX_VALUES); index++) {
     const value = values[index];
     if (value instanceof Uint8Array) shown.push(previewBytes(value));
+    // A float32 shown as protobuf's JSON printer writes it: 1.1, not 1.100000023841858.
+    else if (feature.kind === 'float') shown.push(String(floatToJson(value as number)));
     else shown.push(String(value));
   }
   if (values.length > MAX_VALUES) shown.push(`… ${values.length - MAX_VALUES} more`);

@@ -89,6 +89,7 @@ export { decodeExample, decodeSequenceExample } from './codec/decode-example.js'
 export { exampleToJson, sequenceExampleToJson } from './codec/example-to-json.js';
 export type { ExampleJson, SequenceExampleJson, FeaturesJson, FeatureJson } from './codec/example-to-json.js';
 export { exampleFromJson, sequenceExampleFromJson } from './codec/example-from-json.js';
+export { floatToJson } from './codec/json-float.js';
 export { tfProto } from './codec/tf-proto.js';
 export type { TfProto } from './codec/tf-proto.js';
 export { serializeExamples } from './stages/serialize-examples.js';
