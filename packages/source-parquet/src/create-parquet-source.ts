@@ -7,6 +7,8 @@ import { resolveReadOptions } from './parquet-read-options.js';
 import type { ParquetReadOptions, ResolvedReadOptions } from './parquet-read-options.js';
 import type { ParquetSchema } from './parquet-schema-types.js';
 import { ParquetPositioned } from './parquet-positioned.js';
+import { checkPageHeaders, columnChunkRanges } from './check-page-headers.js';
+import type { ColumnChunkRange } from './check-page-headers.js';
 import { parquetError } from './parquet-error.js';
 import { planSlices } from './plan-slices.js';
 import type { RowSlice } from './plan-slices.js';
@@ -138,24 +140,29 @@ export function createParquetSource(
   const openFile = async (input: ParquetInput): Promise<OpenFile> => {
     const opened = await input.open();
     try {
+      // Set once the footer is read: every column chunk a read holds whole has its page headers checked.
+      let chunks: readonly ColumnChunkRange[] = [];
       const counting: AsyncBuffer = {
         byteLength: opened.buffer.byteLength,
         slice: (start, end) => {
           const rangeError = checkRange(start, end, opened.buffer.byteLength, input.name);
-          if (rangeError !== undefined) {
-            // hyparquet may start several reads and await only some: mark this rejection handled so
-            // it is not reported as unhandled, while whoever awaits it still gets the error.
-            const rejected = Promise.reject(rangeError);
-            rejected.catch(() => undefined);
-            return rejected;
-          }
-          return Promise.resolve(opened.buffer.slice(start, end)).then((result) => {
-            bytes += result.byteLength;
-            return result;
-          });
+          // hyparquet may start several reads and await only some: each rejection is marked handled so
+          // it is not reported as unhandled, while whoever awaits it still gets the error.
+          const read =
+            rangeError !== undefined
+              ? Promise.reject(rangeError)
+              : Promise.resolve(opened.buffer.slice(start, end)).then((result) => {
+                  bytes += result.byteLength;
+                  const pageError = checkPageHeaders(new Uint8Array(result), start, chunks, input.name);
+                  if (pageError !== undefined) throw pageError;
+                  return result;
+                });
+          read.catch(() => undefined);
+          return read;
         },
       };
       const metadata = await readParquetFooter(counting, input.name);
+      chunks = columnChunkRanges(metadata);
       let mapped: MappedSchema;
       try {
         mapped = mapParquetSchema(metadata, resolved);

@@ -288,6 +288,28 @@ describe('bugs this fuzzer found', () => {
     },
   );
 
+  // Fixed in tfpipe, not in hyparquet (the test above): page headers are checked before hyparquet
+  // decodes a column chunk, so the page that makes it loop forever is PARQUET_FORMAT instead. Both
+  // mutations the full run found: one flipped bit, and 7 bytes deleted at byte 58.
+  test('parquetSource answers a DATA_PAGE_V2 header without its level lengths with PARQUET_FORMAT', async () => {
+    const flipped = written.slice();
+    flipped[12]! ^= 0x80;
+    const deleted = Uint8Array.from([...written.subarray(0, 58), ...written.subarray(65)]);
+    const watch = startHangWatchdog(15_000);
+    try {
+      for (const [name, bytes] of [
+        ['flipped', flipped],
+        ['deleted', deleted],
+      ] as const) {
+        watch.begin(`DATA_PAGE_V2 without level lengths (${name})`);
+        const error = await readAllFrom(new Blob([bytes])).finally(() => watch.end());
+        expect(error?.code, `${name}: ${String(error)}`).toBe('PARQUET_FORMAT');
+      }
+    } finally {
+      await watch.stop();
+    }
+  });
+
   // Fixed: one footer bit flip (alltypes_plain.snappy.parquet, byte 1225 bit 2) made hyparquet ask for
   // slice(47, NaN), and Node 20's Blob.slice aborts the whole process on a non-integer bound (C++
   // `Assertion failed: args[1]->IsUint32()` in node_blob.cc). Every range is now checked before any
