@@ -16,6 +16,12 @@ export interface DecompressTfrecordOptions {
   readonly stage?: string;
   /** Called once the compression is known (detected or given). */
   readonly onCompression?: (compression: TfrecordCompression) => void;
+  /**
+   * Makes the decompressor for `'gzip'` or `'deflate'` (zlib) data.
+   * @default the web-standard `DecompressionStream`; the Node entry's `tfrecordSource` passes one over
+   * `node:zlib` that keeps every byte decoded before a damaged spot.
+   */
+  readonly decompressor?: (format: 'gzip' | 'deflate') => ReadableWritablePair<Uint8Array, Uint8Array>;
 }
 
 /**
@@ -70,11 +76,12 @@ export function decompressTfrecord(
       { highWaterMark: 0 },
     );
     if (compression === 'none') return replay.getReader();
-    const decompressor = new DecompressionStream(compression === 'gzip' ? 'gzip' : 'deflate');
-    // DOM typings declare the writable side as BufferSource; a Uint8Array is one.
-    return replay
-      .pipeThrough(decompressor as unknown as ReadableWritablePair<Uint8Array, Uint8Array>)
-      .getReader();
+    const format = compression === 'gzip' ? 'gzip' : 'deflate';
+    // DOM typings declare DecompressionStream's writable side as BufferSource; a Uint8Array is one.
+    const decompressor =
+      options.decompressor?.(format) ??
+      (new DecompressionStream(format) as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
+    return replay.pipeThrough(decompressor).getReader();
   }
 
   return new ReadableStream<Uint8Array>(

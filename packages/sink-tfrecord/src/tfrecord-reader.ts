@@ -13,6 +13,8 @@ export interface TfrecordReaderSettings {
   readonly maxRecordBytes: number;
   readonly policy: RecordErrorPolicy;
   readonly crc: Crc32cFunction;
+  /** The gzip/zlib decompressor factory (see `decompressTfrecord`). */
+  readonly decompressor?: (format: 'gzip' | 'deflate') => ReadableWritablePair<Uint8Array, Uint8Array>;
 }
 
 /**
@@ -35,6 +37,7 @@ export class TfrecordReader {
       compression: settings.compression,
       file: settings.file,
       stage: settings.stage,
+      ...(settings.decompressor === undefined ? {} : { decompressor: settings.decompressor }),
       onCompression: (compression) => {
         this.compression = compression;
       },

@@ -1,6 +1,6 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { TfpipeError, reportOf, type StageReport } from '@tfpipe/core';
 import { describe, expect, it } from 'vitest';
 import {
@@ -139,6 +139,28 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
     ]);
     expect(reportOf(source)?.skipped).toBe(1);
   });
+
+  for (const [format, compress] of [
+    ['gzip', gzipSync],
+    ['zlib', deflateSync],
+  ] as const) {
+    it(`loses no record to a damaged ${format} trailer, and still reports it (DECOMPRESS)`, async () => {
+      // The last 4 bytes are the trailer checksum (gzip: ISIZE after CRC-32; zlib: Adler-32): every
+      // record decodes before the check fails. DecompressionStream dropped the chunks still queued.
+      const directory = await tempDir();
+      const payloads = randomPayloads(3000, 2000, 9);
+      const compressed = new Uint8Array(compress(framedFile(payloads)));
+      compressed[compressed.length - (format === 'gzip' ? 6 : 2)]! ^= 0x10;
+      const path = join(directory, `trailer.tfrecord.${format === 'gzip' ? 'gz' : 'zz'}`);
+      await writeFile(path, compressed);
+      const error = await rejection(collect(tfrecordSource({ paths: path })));
+      expect(error.code).toBe('DECOMPRESS');
+      const source = tfrecordSource({ paths: path, onError: 'skip' });
+      const kept = await collect(source);
+      expect(kept.map((record) => hex(record.data))).toEqual(payloads.map(hex));
+      expect(details(reportOf(source)).lost).toMatchObject([{ code: 'DECOMPRESS', bytes: 0 }]);
+    });
+  }
 
   it('names the file, byte offset and record of a corrupted record on disk, and recovers under skip', async () => {
     const directory = await tempDir();

@@ -9,6 +9,7 @@ import {
 import { expandPaths } from './expand-paths.js';
 import { fileBytes } from './file-bytes.js';
 import { fastCrc32c } from './native-crc32c.js';
+import { nodeDecompressor } from './node-decompressor.js';
 import { checkCompression, checkMaxRecordBytes } from './record-options.js';
 import { MAX_LISTED_REGIONS } from './record-unframer.js';
 import type { LostRegion, TfRecord, TfrecordCompression } from './tf-record.js';
@@ -107,6 +108,7 @@ export function tfrecordSource(options: TfrecordSourceOptions): ReadableStream<T
                 maxRecordBytes,
                 policy,
                 crc: fastCrc32c,
+                decompressor: nodeDecompressor,
               },
             );
           }
