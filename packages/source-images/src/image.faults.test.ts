@@ -1,0 +1,48 @@
+import { unlink, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { reportOf, TfpipeError } from '@tfpipe/core';
+import { describe, expect, it } from 'vitest';
+import { eachTemporaryDirectory, put, solid } from './__fixtures__/make-images.js';
+import { imageSource } from './image-source.js';
+
+let dir: string;
+eachTemporaryDirectory((made) => (dir = made));
+
+async function tree(count: number): Promise<string[]> {
+  const image = await solid(8, 8, 3, 'png');
+  const files: string[] = [];
+  for (let index = 0; index < count; index++) {
+    files.push(await put(dir, `class${index % 2}/img${String(index).padStart(2, '0')}.png`, image));
+  }
+  return files;
+}
+
+describe('image files that change while a folder is read', () => {
+  it('an image deleted after the listing is an error naming it; under skip it is counted and the rest written', async () => {
+    const files = await tree(6);
+    // Class folders are read in order: class0 holds images 0, 2, 4; the last one listed is img05.
+    const last = files[5]!;
+    const reader = imageSource({ folder: dir, concurrency: 1 }).getReader();
+    await reader.read();
+    await unlink(last);
+    let error: unknown;
+    try {
+      while (!(await reader.read()).done);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(TfpipeError.is(error)).toBe(true);
+    expect((error as TfpipeError).position.file).toBe(last);
+
+    await writeFile(last, 'not an image any more');
+    const skipping = imageSource({ folder: dir, concurrency: 1, onError: 'skip' });
+    const skipReader = skipping.getReader();
+    await skipReader.read();
+    await unlink(last);
+    let records = 1;
+    while (!(await skipReader.read()).done) records++;
+    expect(records).toBe(5);
+    expect(reportOf(skipping)?.skipped).toBe(1);
+    expect(reportOf(skipping)?.skippedErrors?.[0]?.position.file).toBe(path.join(dir, 'class1/img05.png'));
+  });
+});
