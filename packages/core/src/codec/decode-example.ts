@@ -60,6 +60,29 @@ function readEntry<T>(
   return [key, value];
 }
 
+/**
+ * Calls `visit` with the end of every occurrence of length-delimited field `field` before `end`,
+ * skipping all other fields; `visit` reads the field's payload up to that end.
+ */
+function eachField(
+  reader: ProtoReader,
+  end: number,
+  field: number,
+  name: string,
+  visit: (fieldEnd: number) => void,
+): void {
+  while (reader.position < end) {
+    const tagStart = reader.position;
+    const tag = reader.tag(end);
+    if (tag >>> 3 !== field) {
+      reader.skip(tag, tagStart, end);
+      continue;
+    }
+    expectWireType(reader, tag, tagStart, WIRE_LENGTH_DELIMITED, name);
+    visit(reader.lengthDelimited(end));
+  }
+}
+
 /** Reads a Features payload (map<string, Feature>) into `features`; a key seen again replaces the earlier value. */
 function readFeatures(reader: ProtoReader, features: Record<string, Feature>, end: number): void {
   const readValue = (builder: FeatureBuilder | undefined, valueEnd: number): FeatureBuilder => {
@@ -67,51 +90,27 @@ function readFeatures(reader: ProtoReader, features: Record<string, Feature>, en
     readFeature(reader, target, valueEnd);
     return target;
   };
-  while (reader.position < end) {
-    const tagStart = reader.position;
-    const tag = reader.tag(end);
-    if (tag >>> 3 !== 1) {
-      reader.skip(tag, tagStart, end);
-      continue;
-    }
-    expectWireType(reader, tag, tagStart, WIRE_LENGTH_DELIMITED, 'Features.feature');
-    const entryEnd = reader.lengthDelimited(end);
+  eachField(reader, end, 1, 'Features.feature', (entryEnd) => {
     const [key, builder] = readEntry(reader, entryEnd, readValue);
     features[key] = finish(builder ?? newBuilder());
-  }
+  });
 }
 
 /** Reads a FeatureLists payload (map<string, FeatureList>) into `lists`. */
 function readFeatureLists(reader: ProtoReader, lists: Record<string, readonly Feature[]>, end: number): void {
   const readValue = (features: Feature[] | undefined, valueEnd: number): Feature[] => {
     const target = features ?? [];
-    while (reader.position < valueEnd) {
-      const tagStart = reader.position;
-      const tag = reader.tag(valueEnd);
-      if (tag >>> 3 !== 1) {
-        reader.skip(tag, tagStart, valueEnd);
-        continue;
-      }
-      expectWireType(reader, tag, tagStart, WIRE_LENGTH_DELIMITED, 'FeatureList.feature');
-      const featureEnd = reader.lengthDelimited(valueEnd);
+    eachField(reader, valueEnd, 1, 'FeatureList.feature', (featureEnd) => {
       const builder = newBuilder();
       readFeature(reader, builder, featureEnd);
       target.push(finish(builder));
-    }
+    });
     return target;
   };
-  while (reader.position < end) {
-    const tagStart = reader.position;
-    const tag = reader.tag(end);
-    if (tag >>> 3 !== 1) {
-      reader.skip(tag, tagStart, end);
-      continue;
-    }
-    expectWireType(reader, tag, tagStart, WIRE_LENGTH_DELIMITED, 'FeatureLists.feature_list');
-    const entryEnd = reader.lengthDelimited(end);
+  eachField(reader, end, 1, 'FeatureLists.feature_list', (entryEnd) => {
     const [key, features] = readEntry(reader, entryEnd, readValue);
     lists[key] = features ?? [];
-  }
+  });
 }
 
 function readerFor(bytes: Uint8Array, messageName: string): ProtoReader {
@@ -138,16 +137,7 @@ export function decodeExample(bytes: Uint8Array): Example {
   const reader = readerFor(bytes, 'Example');
   const features = Object.create(null) as Record<string, Feature>;
   const end = bytes.length;
-  while (reader.position < end) {
-    const tagStart = reader.position;
-    const tag = reader.tag(end);
-    if (tag >>> 3 !== 1) {
-      reader.skip(tag, tagStart, end);
-      continue;
-    }
-    expectWireType(reader, tag, tagStart, WIRE_LENGTH_DELIMITED, 'Example.features');
-    readFeatures(reader, features, reader.lengthDelimited(end));
-  }
+  eachField(reader, end, 1, 'Example.features', (featuresEnd) => readFeatures(reader, features, featuresEnd));
   return { features: features };
 }
 
