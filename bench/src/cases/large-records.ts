@@ -18,6 +18,27 @@ function payloads(context: SideContext): Uint8Array[] {
   });
 }
 
+/** Frames and writes the payloads through `tfrecordSink`, `perChunk` records per stream chunk (1: no batches). */
+function writeFramed(context: SideContext, perChunk: number, note: string) {
+  const records = payloads(context);
+  const path = join(context.workDirectory, `large-${perChunk}.tfrecord`);
+  const megabytes = (records.length * RECORD_BYTES) / 1e6;
+  return timeRuns(
+    context.repeats,
+    megabytes,
+    async () => {
+      await rm(path, { force: true });
+      const sink = tfrecordSink({ path, fsync: false }).getWriter();
+      for (let start = 0; start < records.length; start += perChunk) {
+        await sink.ready;
+        void sink.write(perChunk === 1 ? records[start]! : records.slice(start, start + perChunk));
+      }
+      await sink.close();
+    },
+    note,
+  );
+}
+
 /** Case b: 2,000 records of 50 KB, framed (CRC-32C) and written, against a raw write of the payloads. */
 export const largeRecordsCase: BenchCase = {
   name: 'large',
@@ -27,47 +48,12 @@ export const largeRecordsCase: BenchCase = {
   sides: {
     batched: {
       label: 'tfpipe tfrecordSink (batched)',
-      async run(context) {
-        const records = payloads(context);
-        const path = join(context.workDirectory, 'large-batched.tfrecord');
-        const megabytes = (records.length * RECORD_BYTES) / 1e6;
-        return timeRuns(
-          context.repeats,
-          megabytes,
-          async () => {
-            await rm(path, { force: true });
-            const sink = tfrecordSink({ path, fsync: false }).getWriter();
-            for (let start = 0; start < records.length; start += BATCH) {
-              await sink.ready;
-              void sink.write(records.slice(start, start + BATCH));
-            }
-            await sink.close();
-          },
-          `batches of ${BATCH} records (an array chunk), fsync off`,
-        );
-      },
+      run: (context) =>
+        writeFramed(context, BATCH, `batches of ${BATCH} records (an array chunk), fsync off`),
     },
     ours: {
       label: 'tfpipe tfrecordSink',
-      async run(context) {
-        const records = payloads(context);
-        const path = join(context.workDirectory, 'large.tfrecord');
-        const megabytes = (records.length * RECORD_BYTES) / 1e6;
-        return timeRuns(
-          context.repeats,
-          megabytes,
-          async () => {
-            await rm(path, { force: true });
-            const sink = tfrecordSink({ path, fsync: false }).getWriter();
-            for (const record of records) {
-              await sink.ready;
-              void sink.write(record);
-            }
-            await sink.close();
-          },
-          'one record per chunk, fsync off',
-        );
-      },
+      run: (context) => writeFramed(context, 1, 'one record per chunk, fsync off'),
     },
     raw: {
       label: 'fs.writeFile (payloads)',

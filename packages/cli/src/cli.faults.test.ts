@@ -21,20 +21,6 @@ beforeAll(async () => {
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
-/** The chunks of a WHATWG stream, as an async iterable (the DOM typings lack the iterator). */
-async function* items<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 /** Names left in `out` (none must be a final shard name unless complete). */
 async function leftovers(out: string): Promise<string[]> {
   return readdir(out).catch(() => []);
@@ -79,7 +65,7 @@ describe('resource faults', () => {
     await mkdir(folder);
     const read = async (path: string): Promise<TfpipeError> => {
       try {
-        for await (const _ of items(tfrecordSource({ paths: path }))) void _;
+        for await (const _ of tfrecordSource({ paths: path })) void _;
       } catch (error) {
         if (TfpipeError.is(error)) return error;
         throw error;
@@ -97,7 +83,7 @@ describe('resource faults', () => {
       let error: unknown;
       let rows = 0;
       try {
-        for await (const _ of items(csvSource({ path }))) {
+        for await (const _ of csvSource({ path })) {
           if (rows++ === 0) {
             if (change === 'shrink') await truncate(path, 1000);
             else await writeFile(path, '1,2,3,4\n'.repeat(100_000), { flag: 'a' });
@@ -117,7 +103,7 @@ describe('resource faults', () => {
     let error: unknown;
     let records = 0;
     try {
-      for await (const _ of items(tfrecordSource({ paths: path, chunkBytes: 4096 })))
+      for await (const _ of tfrecordSource({ paths: path, chunkBytes: 4096 }))
         if (records++ === 0) await truncate(path, 5000);
     } catch (thrown) {
       error = thrown;
@@ -167,17 +153,15 @@ describe('verify --repair', () => {
     expect(written).toBeLessThan(1000);
     // Every repaired payload is one of the originals, in order.
     const original: string[] = [];
-    for await (const record of items(
-      new ReadableStream({
-        start(controller) {
-          controller.enqueue(good);
-          controller.close();
-        },
-      }).pipeThrough(unframeRecords()),
-    ))
+    for await (const record of new ReadableStream({
+      start(controller) {
+        controller.enqueue(good);
+        controller.close();
+      },
+    }).pipeThrough(unframeRecords()))
       original.push(Buffer.from(record.data).toString('hex'));
     const repaired: string[] = [];
-    for await (const record of items(tfrecordSource({ paths: out })))
+    for await (const record of tfrecordSource({ paths: out }))
       repaired.push(Buffer.from(record.data).toString('hex'));
     let cursor = 0;
     for (const payload of repaired) {

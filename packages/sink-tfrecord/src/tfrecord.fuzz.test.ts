@@ -97,23 +97,9 @@ const mode: fc.Arbitrary<Mode> = fc.oneof(
   fc.integer({ min: 16, max: 400 }).map((count) => ({ kind: 'maxBytes', count }) as const),
 );
 
-/** The chunks of a WHATWG stream, as an async iterable (the DOM typings lack the iterator). */
-async function* items<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 async function readPayloads(paths: string | string[]): Promise<Uint8Array[]> {
   const payloads: Uint8Array[] = [];
-  for await (const record of items(tfrecordSource({ paths }))) payloads.push(record.data);
+  for await (const record of tfrecordSource({ paths })) payloads.push(record.data);
   return payloads;
 }
 
@@ -238,7 +224,7 @@ async function readAll(
   const payloads: string[] = [];
   let error: TfpipeError | undefined;
   try {
-    for await (const record of items(source)) payloads.push(hex(record.data));
+    for await (const record of source) payloads.push(hex(record.data));
   } catch (thrown) {
     if (!TfpipeError.is(thrown)) throw new Error(`not a TfpipeError: ${String(thrown)}`, { cause: thrown });
     error = thrown;

@@ -135,20 +135,6 @@ function mutate(base: Base, mutations: readonly Mutation[]): Uint8Array<ArrayBuf
   );
 }
 
-/** The chunks of a WHATWG stream, as an async iterable (the DOM typings lack the iterator). */
-async function* items<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 interface Outcome {
   /** The records, each with the file it came from. */
   readonly records: { readonly file: string; readonly row: Readonly<Record<string, unknown>> }[];
@@ -164,7 +150,7 @@ async function readAll(options: ImageSourceOptions): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
   const read = async (): Promise<void> => {
     stream = imageSource({ ...options, maxPixels: MAX_PIXELS, concurrency: 2 });
-    for await (const row of items(stream)) records.push({ file: positionOf(row)?.file ?? '', row });
+    for await (const row of stream) records.push({ file: positionOf(row)?.file ?? '', row });
   };
   const hang = new Promise<never>((_, reject) => {
     timer = setTimeout(

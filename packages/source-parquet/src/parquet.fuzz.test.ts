@@ -100,20 +100,6 @@ function mutate(original: Uint8Array, mutations: readonly Mutation[]): Uint8Arra
   return applyMutations(original, mutations, offsetIn);
 }
 
-/** The chunks of a WHATWG stream, as an async iterable (the DOM typings lack the iterator). */
-async function* items<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
-
 interface Outcome {
   readonly rows: number;
   readonly skipped: number;
@@ -148,7 +134,7 @@ async function readAll(
       onError,
       maxColumnChunkBytes: MAX_COLUMN_CHUNK_BYTES,
     });
-    for await (const _ of items(stream)) {
+    for await (const _ of stream) {
       rows++;
       if (rows % 64 === 0) sample();
     }
@@ -232,7 +218,7 @@ describe('mutated Parquet bytes', () => {
 /** Drains a parquetSource over `file`, returning the TfpipeError it ended with (anything else throws). */
 async function readAllFrom(file: Blob): Promise<TfpipeError | undefined> {
   try {
-    for await (const _ of items(parquetSource({ file, name: 'mutated.parquet' })));
+    for await (const _ of parquetSource({ file, name: 'mutated.parquet' }));
     return undefined;
   } catch (error) {
     if (!TfpipeError.is(error)) throw error;
@@ -344,7 +330,7 @@ describe('bugs this fuzzer found', () => {
     const ids: unknown[] = [];
     const error = await (async () => {
       try {
-        for await (const row of items(parquetSource({ path: file }))) ids.push(row.id);
+        for await (const row of parquetSource({ path: file })) ids.push(row.id);
         return undefined;
       } catch (thrown) {
         return thrown;
