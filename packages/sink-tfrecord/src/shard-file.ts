@@ -20,6 +20,16 @@ export const DIRECT_PAYLOAD_BYTES = 256 * 1024;
 
 const LARGEST_CACHED_LENGTH = 1 << 20;
 
+/** A run of frames shorter than this is copied into the buffer rather than written where it is. */
+const MIN_RUN_BYTES = 16 * 1024;
+
+function putUint32(target: Uint8Array, offset: number, value: number): void {
+  target[offset] = value & 0xff;
+  target[offset + 1] = (value >>> 8) & 0xff;
+  target[offset + 2] = (value >>> 16) & 0xff;
+  target[offset + 3] = value >>> 24;
+}
+
 /** What one shard needs to know. */
 export interface ShardFileSettings {
   readonly temporaryPath: string;
@@ -51,6 +61,16 @@ export class ShardFile {
   #headerLength = -1;
   #headerCrc = 0;
   #used = 0;
+  /**
+   * Output not yet written, in order: `#segments`, then the open piece, which is either the buffer's
+   * bytes from `#ownStart` to `#used` or a run of frames in someone else's buffer (`#run*`).
+   */
+  #segments: Uint8Array[] = [];
+  #segmentBytes = 0;
+  #ownStart = 0;
+  #runBuffer: Uint8Array | undefined;
+  #runStart = 0;
+  #runEnd = 0;
   #pending: Promise<void> = Promise.resolve();
   #index: string[] = [];
   #sha256 = '';
@@ -86,6 +106,7 @@ export class ShardFile {
    */
   tryAppend(length: number, writePayload: PayloadWriter): boolean {
     const frameBytes = length + FRAME_OVERHEAD;
+    if (this.#runBuffer !== undefined) this.#closeRun();
     if (this.#buffer.length - this.#used < frameBytes) return false;
     this.#frame(this.#buffer, this.#used, length, writePayload);
     this.#used += frameBytes;
@@ -96,6 +117,7 @@ export class ShardFile {
   /** {@link tryAppend} for a value and a writer shared by all records (no closure per record). */
   tryAppendValue<T>(length: number, value: T, write: ValueWriter<T>): boolean {
     const frameBytes = length + FRAME_OVERHEAD;
+    if (this.#runBuffer !== undefined) this.#closeRun();
     const used = this.#used;
     if (this.#buffer.length - used < frameBytes) return false;
     const end = write(value, this.#buffer, used + HEADER_BYTES);
@@ -104,6 +126,76 @@ export class ShardFile {
     this.#used = used + frameBytes;
     this.#counted(frameBytes);
     return true;
+  }
+
+  /**
+   * Frames a record in the room its encoder left around it (`EncodedExample.frameRoom`): the header
+   * goes into the 12 bytes before `offset`, the data CRC into the 4 after the payload, and the frame
+   * is written from that buffer, with the frames next to it in one run, instead of being copied.
+   * @returns false (and does nothing) when the pending output is full: {@link flush} first.
+   */
+  tryAppendFramed(buffer: Uint8Array, offset: number, length: number): boolean {
+    const frameBytes = length + FRAME_OVERHEAD;
+    const pending = this.#segmentBytes + (this.#used - this.#ownStart) + (this.#runEnd - this.#runStart);
+    if (pending + frameBytes > this.#buffer.length && pending > 0) return false;
+    const start = offset - HEADER_BYTES;
+    const end = offset + length;
+    buffer[start] = length & 0xff;
+    buffer[start + 1] = (length >>> 8) & 0xff;
+    buffer[start + 2] = (length >>> 16) & 0xff;
+    buffer[start + 3] = length >>> 24;
+    const high = Math.floor(length / 0x1_0000_0000);
+    buffer[start + 4] = high & 0xff;
+    buffer[start + 5] = (high >>> 8) & 0xff;
+    buffer[start + 6] = (high >>> 16) & 0xff;
+    buffer[start + 7] = high >>> 24;
+    if (length !== this.#headerLength) {
+      this.#headerCrc = maskCrc(crc32c(buffer.subarray(start, start + 8)));
+      this.#headerLength = length <= LARGEST_CACHED_LENGTH ? length : -1;
+    }
+    putUint32(buffer, start + 8, this.#headerCrc);
+    putUint32(buffer, end, maskCrc(fastCrc32c(buffer.subarray(offset, end))));
+    if (this.#runBuffer === buffer && this.#runEnd === start) {
+      this.#runEnd = end + 4;
+    } else {
+      if (this.#runBuffer !== undefined) this.#closeRun();
+      this.#runBuffer = buffer;
+      this.#runStart = start;
+      this.#runEnd = end + 4;
+    }
+    this.#counted(frameBytes);
+    return true;
+  }
+
+  /** Writes out what is pending (the buffer swaps; the write itself may still be running). */
+  async flush(): Promise<void> {
+    await this.#flush();
+  }
+
+  /** Ends the open run of frames: a short one is copied into the buffer, a long one becomes a segment. */
+  #closeRun(): void {
+    const buffer = this.#runBuffer!;
+    const start = this.#runStart;
+    const length = this.#runEnd - start;
+    this.#runBuffer = undefined;
+    this.#runStart = 0;
+    this.#runEnd = 0;
+    if (length < MIN_RUN_BYTES && this.#buffer.length - this.#used >= length) {
+      this.#buffer.set(buffer.subarray(start, start + length), this.#used);
+      this.#used += length;
+      return;
+    }
+    this.#closeOwn();
+    this.#segments.push(buffer.subarray(start, start + length));
+    this.#segmentBytes += length;
+  }
+
+  /** Ends the buffer's open piece: its bytes become a segment. */
+  #closeOwn(): void {
+    if (this.#used === this.#ownStart) return;
+    this.#segments.push(this.#buffer.subarray(this.#ownStart, this.#used));
+    this.#segmentBytes += this.#used - this.#ownStart;
+    this.#ownStart = this.#used;
   }
 
   /**
@@ -129,6 +221,7 @@ export class ShardFile {
   /** Frames one payload of `length` bytes, written by `writePayload` in place. */
   async append(length: number, writePayload: PayloadWriter): Promise<void> {
     const frameBytes = length + FRAME_OVERHEAD;
+    if (this.#runBuffer !== undefined) this.#closeRun();
     if (frameBytes > this.#buffer.length) {
       await this.#flush();
       const frame = new Uint8Array(frameBytes);
@@ -229,17 +322,25 @@ export class ShardFile {
   }
 
   async #flush(): Promise<void> {
-    if (this.#used === 0) return;
+    if (this.#runBuffer !== undefined) this.#closeRun();
+    this.#closeOwn();
+    if (this.#segments.length === 0) return;
     // The spare buffer's write must finish before it is filled again.
     await this.#pending;
-    const full = this.#buffer;
-    const write = this.#output.write(full.subarray(0, this.#used));
+    const segments = this.#segments;
+    const write = segments.length === 1 ? this.#output.write(segments[0]!) : this.#output.writev(segments);
     // A rejection surfaces at the next await of #pending; the no-op catch keeps it from going unhandled.
     write.catch(() => undefined);
     this.#pending = write;
-    this.#buffer = this.#spare ?? new Uint8Array(full.length);
-    this.#view = new DataView(this.#buffer.buffer);
-    this.#spare = full;
-    this.#used = 0;
+    this.#segments = [];
+    this.#segmentBytes = 0;
+    if (this.#used > 0) {
+      const full = this.#buffer;
+      this.#buffer = this.#spare ?? new Uint8Array(full.length);
+      this.#view = new DataView(this.#buffer.buffer);
+      this.#spare = full;
+      this.#used = 0;
+      this.#ownStart = 0;
+    }
   }
 }

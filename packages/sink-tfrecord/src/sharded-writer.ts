@@ -2,6 +2,7 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordErrorPolicy } from '@tfpipe/core';
 import {
+  EncodedExample,
   FeatureStatsCollector,
   TfpipeError,
   isSequenceExample,
@@ -114,7 +115,9 @@ export class ShardedWriter {
           const appended =
             record instanceof Uint8Array
               ? shard.tryAppendValue(length, record, copyBytes)
-              : shard.tryAppendValue(length, record, this.#encode);
+              : record instanceof EncodedExample && record.frameRoom
+                ? shard.tryAppendFramed(record.buffer, record.byteOffset, length)
+                : shard.tryAppendValue(length, record, this.#encode);
           if (appended) {
             this.#accepted(value);
             return undefined;
@@ -155,8 +158,14 @@ export class ShardedWriter {
       const shard = await this.#shardFor(length + FRAME_OVERHEAD);
       try {
         const direct = length >= DIRECT_PAYLOAD_BYTES ? bytesOf(record) : undefined;
-        if (direct !== undefined) await shard.appendDirect(direct);
-        else await shard.append(length, (target, offset) => this.#writePayload(record, target, offset));
+        if (direct !== undefined) {
+          await shard.appendDirect(direct);
+        } else if (record instanceof EncodedExample && record.frameRoom) {
+          await shard.flush();
+          shard.tryAppendFramed(record.buffer, record.byteOffset, length);
+        } else {
+          await shard.append(length, (target, offset) => this.#writePayload(record, target, offset));
+        }
       } catch (error) {
         if (TfpipeError.is(error) && !error.fatal) return await this.#recordError(error, recordIndex);
         throw writeError(error, shard.settings.temporaryPath, STAGE, 'writing a shard');

@@ -7,6 +7,11 @@ import { decodeExample } from './decode-example.js';
  */
 export const ENCODED: unique symbol = Symbol.for('tfpipe.encoded') as never;
 
+/** Bytes a TFRecord frame puts before a record: its uint64 length and that length's masked CRC. */
+export const FRAME_HEADER_BYTES = 12;
+/** Bytes a TFRecord frame puts after a record: the record's masked CRC. */
+export const FRAME_TRAILER_BYTES = 4;
+
 /** An Example that may carry its wire bytes under {@link ENCODED}. */
 type MaybeEncoded = { readonly [ENCODED]?: Uint8Array };
 
@@ -21,15 +26,42 @@ type MaybeEncoded = { readonly [ENCODED]?: Uint8Array };
 export class EncodedExample implements Example {
   readonly #buffer: Uint8Array;
   readonly #offset: number;
+  readonly #frameRoom: boolean;
   /** The length of the wire bytes. */
   readonly byteLength: number;
   #features: Features | undefined;
 
-  /** Wraps `byteLength` bytes of `buffer` from `offset`, which must never be written again. */
-  constructor(buffer: Uint8Array, offset: number, byteLength: number) {
+  /**
+   * Wraps `byteLength` bytes of `buffer` from `offset`, which must never be written again.
+   * @param frameRoom - the {@link FRAME_HEADER_BYTES} bytes before them and the
+   *   {@link FRAME_TRAILER_BYTES} after them are this record's too, kept free for its TFRecord frame
+   * @default frameRoom false
+   */
+  constructor(buffer: Uint8Array, offset: number, byteLength: number, frameRoom = false) {
     this.#buffer = buffer;
     this.#offset = offset;
     this.byteLength = byteLength;
+    this.#frameRoom = frameRoom;
+  }
+
+  /** The buffer that holds the wire bytes (and other records' bytes): read it, never write it. */
+  get buffer(): Uint8Array {
+    return this.#buffer;
+  }
+
+  /** Where the wire bytes start in {@link buffer}. */
+  get byteOffset(): number {
+    return this.#offset;
+  }
+
+  /**
+   * True when the 12 bytes before the wire bytes and the 4 after them are kept free for the record's
+   * TFRecord frame (length, masked CRCs). A TFRecord sink may write exactly that frame there and
+   * write the whole frame from the buffer, with no copy. The frame is a function of the bytes, so two
+   * sinks writing the same record write the same bytes. Nothing else may write there.
+   */
+  get frameRoom(): boolean {
+    return this.#frameRoom;
   }
 
   /** The features, decoded from the bytes once. */

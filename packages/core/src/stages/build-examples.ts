@@ -214,6 +214,14 @@ function createBuilder(
       return undefined;
     }
   };
+  const buildBatch = (rows: readonly object[]): Example[] => {
+    const examples: Example[] = [];
+    for (const row of rows) {
+      const built = buildOne(row);
+      if (built !== undefined) examples.push(built);
+    }
+    return examples;
+  };
   const stream = new TransformStream<object, Example>({
     transform(chunk, controller) {
       if (!Array.isArray(chunk)) {
@@ -222,11 +230,9 @@ function createBuilder(
         return;
       }
       // A batch in, a batch out (the plugin contract's batching rule); skipped rows leave it shorter.
-      const examples: Example[] = [];
-      for (const row of chunk as readonly object[]) {
-        const built = buildOne(row);
-        if (built !== undefined) examples.push(built);
-      }
+      // The loop lives in its own function: Node's `enqueue`, inlined here, deoptimizes on stream
+      // state it has not seen, and the rows must not be built in the interpreter while this re-warms.
+      const examples = buildBatch(chunk as readonly object[]);
       if (examples.length > 0) controller.enqueue(examples as unknown as Example);
     },
   });

@@ -11,6 +11,20 @@ export interface ReadFailure {
  */
 export type CellReader = (row: object, cells: unknown[], failure: ReadFailure) => number;
 
+type SharedCellReader = (
+  row: object,
+  cells: unknown[],
+  failure: ReadFailure,
+  readers: readonly ((row: object) => unknown)[],
+) => number;
+
+/**
+ * Generated readers by their source text: a spec compiled again (every run of a pipeline) reuses
+ * the function V8 has already optimized.
+ */
+const sharedReaders = new Map<string, SharedCellReader>();
+const MAX_CACHED_READERS = 64;
+
 /**
  * The cell reader of a spec. One shared `row[field]` site sees every field name and goes
  * megamorphic (about a tenth of a tabular row's cost), so the reader is generated with one property
@@ -25,7 +39,7 @@ export function compileCellReader(entries: readonly CompiledEntry[]): CellReader
       : `cells[${index}] = readers[${index}](row); read++;`,
   );
   const body = `'use strict';
-return function readCells(row, cells, failure) {
+return function readCells(row, cells, failure, readers) {
   let read = 0;
   try {
     ${lines.join('\n    ')}
@@ -35,9 +49,15 @@ return function readCells(row, cells, failure) {
   return read;
 };`;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- field names are JSON string literals
-    const factory = new Function('readers', body) as (readers: unknown) => CellReader;
-    return factory(readers);
+    let shared = sharedReaders.get(body);
+    if (shared === undefined) {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- field names are JSON string literals
+      shared = (new Function(body) as () => SharedCellReader)();
+      if (sharedReaders.size >= MAX_CACHED_READERS) sharedReaders.clear();
+      sharedReaders.set(body, shared);
+    }
+    const reader = shared;
+    return (row, cells, failure) => reader(row, cells, failure, readers);
   } catch {
     return (row, cells, failure) => {
       let read = 0;

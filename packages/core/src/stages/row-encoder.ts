@@ -1,4 +1,4 @@
-import { EncodedExample } from '../codec/encoded-example.js';
+import { EncodedExample, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from '../codec/encoded-example.js';
 import { compareBytes, keyBytes } from '../codec/feature-keys.js';
 import { varintSize, writeInt64Varint, writeVarint } from '../codec/varint.js';
 import {
@@ -14,10 +14,14 @@ import {
 import type { Feature } from '../model/feature.js';
 import type { CompiledEntry } from './compile-feature.js';
 import { BYTES, FLOAT, INT64, RowSlots } from './row-cells.js';
+import { generateRowWriter, type GeneratedRowWriter, type RowChunk } from './row-encoder-codegen.js';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-/** Rows are written into shared chunks of this size; an Example keeps its chunk alive. */
-const CHUNK_BYTES = 64 * 1024;
+/**
+ * Rows are written into shared chunks of this size; an Example keeps its chunk alive. A TFRecord sink
+ * writes runs of frames straight from a chunk, so a larger chunk means fewer, larger writes.
+ */
+const CHUNK_BYTES = 256 * 1024;
 /** Bytes a chunk keeps free after a row for a template's last word (see `#copyTemplate`). */
 const SPARE = 3;
 /** Feature state after the parse pass: omitted, or written from precomputed entry bytes. */
@@ -69,9 +73,19 @@ export class RowEncoder {
   #counts: Int32Array;
   /** Per feature: a Float32Array cell copied as it is. */
   #typed: (Float32Array | undefined)[];
-  #chunk = new Uint8Array(0);
-  #view = new DataView(this.#chunk.buffer);
-  #used = 0;
+  /** The chunk rows are written into, shared with the generated writer. */
+  readonly #out: RowChunk = {
+    bytes: new Uint8Array(0),
+    view: new DataView(new ArrayBuffer(0)),
+    used: 0,
+    reserve(length) {
+      this.bytes = new Uint8Array(Math.max(CHUNK_BYTES, length));
+      this.view = new DataView(this.bytes.buffer);
+      this.used = 0;
+    },
+  };
+  /** The writer generated for this spec (the common cells), or undefined. */
+  readonly #generated: GeneratedRowWriter | undefined;
 
   private constructor(features: readonly FastFeature[]) {
     this.#features = features;
@@ -85,6 +99,16 @@ export class RowEncoder {
     this.#firsts = new Int32Array(count);
     this.#counts = new Int32Array(count);
     this.#typed = new Array<Float32Array | undefined>(count).fill(undefined);
+    this.#generated = generateRowWriter(
+      features.map((feature) => ({
+        kind: feature.kind,
+        prefix: feature.prefix,
+        missing: feature.entry.missing === 'omit' ? 'omit' : feature.missingEntry,
+        split: feature.entry.options.split !== undefined,
+      })),
+      this.#order,
+      this.#out,
+    );
   }
 
   /**
@@ -132,22 +156,19 @@ export class RowEncoder {
    * undefined when the row must take the Feature path.
    */
   encode(cells: readonly unknown[]): EncodedExample | undefined {
+    const generated = this.#generated?.(cells);
+    if (generated !== undefined) return generated;
     const total = this.#parse(cells);
     if (total < 0) return undefined;
     const length = 1 + varintSize(total) + total;
-    if (this.#chunk.length - this.#used < length + SPARE) this.#newChunk(length + SPARE);
-    const start = this.#used;
-    const chunk = this.#chunk;
+    const out = this.#out;
+    const room = FRAME_HEADER_BYTES + length + FRAME_TRAILER_BYTES + SPARE;
+    if (out.bytes.length - out.used < room) out.reserve(room);
+    const start = out.used + FRAME_HEADER_BYTES;
+    const chunk = out.bytes;
     chunk[start] = 0x0a;
-    const end = this.#write(chunk, writeVarint(chunk, start + 1, total));
-    this.#used = end;
-    return new EncodedExample(chunk, start, length);
-  }
-
-  #newChunk(length: number): void {
-    this.#chunk = new Uint8Array(Math.max(CHUNK_BYTES, length));
-    this.#view = new DataView(this.#chunk.buffer);
-    this.#used = 0;
+    out.used = this.#write(chunk, writeVarint(chunk, start + 1, total)) + FRAME_TRAILER_BYTES;
+    return new EncodedExample(chunk, start, length, true);
   }
 
   /** Parses every cell into slots and sizes; returns the Features message size, or -1 to refuse the row. */
@@ -256,7 +277,7 @@ export class RowEncoder {
       if (mode === SCALAR) {
         if (feature.kind === FLOAT) {
           position = this.#copyTemplate(feature.templates[0]!, position);
-          this.#view.setFloat32(position, numbers[index]!, true);
+          this.#out.view.setFloat32(position, numbers[index]!, true);
           position += 4;
         } else {
           const number = numbers[index]!;
@@ -291,7 +312,7 @@ export class RowEncoder {
    * written again by what follows (the value always does), and a chunk keeps 3 spare bytes.
    */
   #copyTemplate(template: Template, position: number): number {
-    const view = this.#view;
+    const view = this.#out.view;
     const words = template.words;
     for (let index = 0; index < words.length; index++)
       view.setUint32(position + index * 4, words[index]!, true);
@@ -317,7 +338,7 @@ export class RowEncoder {
         target.set(new Uint8Array(typed.buffer, typed.byteOffset, count * 4), position);
         return position + count * 4;
       }
-      const view = this.#view;
+      const view = this.#out.view;
       for (let value = 0; value < count; value++) {
         view.setFloat32(position, typed === undefined ? numbers[first + value]! : typed[value]!, true);
         position += 4;

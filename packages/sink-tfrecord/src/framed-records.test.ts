@@ -1,0 +1,154 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  EncodedExample,
+  ENCODED,
+  buildExamples,
+  encodeExample,
+  example,
+  int64,
+  type Example,
+} from '@tfpipe/core';
+import { describe, expect, it } from 'vitest';
+import { collect, framedFile, hex, tempDir, writeAll } from './__fixtures__/helpers.js';
+import { frameRecord } from './frame-record.js';
+import type { TfrecordSinkOptions } from './sink-options.js';
+import { tfrecordSink } from './tfrecord-sink.js';
+import { tfrecordSource } from './tfrecord-source.js';
+
+type Row = { id: unknown; score: unknown; name: unknown };
+const SPEC = { id: 'int64', score: 'float', name: 'bytes' } as const;
+
+/**
+ * Rows that take every path into the sink: the generated writer (plain cells), the general encoder
+ * (a bigint beyond 2^53), the Feature path (a list of lists is refused by both encoders, so `name`
+ * is a string there), and long names that make some records larger than the small buffers below.
+ */
+function rows(count: number): Row[] {
+  return Array.from({ length: count }, (_, index) => ({
+    id: index % 7 === 3 ? 2n ** 60n + BigInt(index) : index % 5 === 1 ? -index : index,
+    score: index % 11 === 0 ? `${index}.25` : index / 4,
+    name: index % 13 === 0 ? 'ü'.repeat(index * 40 + 1) : `row ${index}`,
+  }));
+}
+
+/** The Examples the rows describe, built with the Feature path alone. */
+function expected(values: readonly Row[]): Example[] {
+  return values.map((row) => ({
+    features: {
+      id: int64(BigInt(row.id as number | bigint)),
+      score: { kind: 'float', value: [Number(row.score)] },
+      name: { kind: 'bytes', value: [new TextEncoder().encode(row.name as string)] },
+    },
+  }));
+}
+
+/** Each record's frame, made by `frameRecord` from protobufjs-checked `encodeExample` bytes. */
+const framed = (examples: readonly Example[]): Uint8Array =>
+  framedFile(examples.map((value) => encodeExample(value)));
+
+/** Where two byte strings first differ, and their lengths: short messages for long files. */
+function difference(actual: Uint8Array, wanted: Uint8Array): string {
+  let index = 0;
+  while (index < actual.length && index < wanted.length && actual[index] === wanted[index]) index++;
+  return index === actual.length && index === wanted.length
+    ? 'same'
+    : `differ at byte ${index} (lengths ${actual.length} and ${wanted.length})`;
+}
+
+async function built(values: readonly Row[], batch: number): Promise<Example[][]> {
+  const batches: Row[][] = [];
+  for (let start = 0; start < values.length; start += batch) batches.push(values.slice(start, start + batch));
+  const stream = new ReadableStream<Row[]>({
+    start(controller) {
+      for (const chunk of batches) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  return collect(stream.pipeThrough(buildExamples.batches<Row, typeof SPEC>(SPEC)));
+}
+
+describe('records framed where their encoder left room', () => {
+  it('buildExamples leaves the frame room around each record', async () => {
+    const [batch] = await built(rows(3), 3);
+    for (const record of batch!) {
+      expect(record).toBeInstanceOf(EncodedExample);
+      expect((record as EncodedExample).frameRoom).toBe(true);
+    }
+  });
+
+  const cases: { name: string; options: Partial<TfrecordSinkOptions>; batch: number }[] = [
+    { name: 'one file', options: {}, batch: 64 },
+    // Flushes fall inside runs of frames, and records larger than the whole buffer.
+    { name: 'a buffer smaller than some records', options: { bufferBytes: 64 * 1024 }, batch: 50 },
+    { name: 'gzip', options: { compression: 'gzip' }, batch: 64 },
+  ];
+  for (const { name, options, batch } of cases) {
+    it(`writes the same bytes as framing each encoded record (${name})`, async () => {
+      const directory = await tempDir();
+      const path = join(directory, 'out.tfrecord');
+      const values = rows(3000);
+      await writeAll(tfrecordSink({ path, index: options.compression === undefined, ...options }), [
+        ...(await built(values, batch)),
+      ]);
+      const data = (await collect(tfrecordSource({ paths: path }))).map((record) => hex(record.data));
+      expect(data).toEqual(expected(values).map((value) => hex(encodeExample(value))));
+      if (options.compression === undefined) {
+        expect(difference(await readFile(path), framed(expected(values)))).toBe('same');
+        // The index's offsets and sizes walk the file frame by frame.
+        const index = (await readFile(`${path}.idx`, 'utf8')).trim().split('\n');
+        const references = expected(values);
+        let offset = 0;
+        for (const [position, line] of index.entries()) {
+          const size = 16 + encodeExample(references[position]!).length;
+          expect(line).toBe(`${offset} ${size}`);
+          offset += size;
+        }
+      }
+    });
+  }
+
+  it('keeps input order when framed records, plain Examples and raw bytes alternate', async () => {
+    const directory = await tempDir();
+    const path = join(directory, 'mixed.tfrecord');
+    const values = rows(900);
+    const encoded = (await built(values, 30)).flat();
+    const references = expected(values);
+    const mixed: (Example | Uint8Array)[] = encoded.map((record, index) =>
+      index % 3 === 1 ? references[index]! : index % 3 === 2 ? encodeExample(references[index]!) : record,
+    );
+    await writeAll(tfrecordSink({ path, bufferBytes: 64 * 1024 }), [
+      mixed.slice(0, 450),
+      ...mixed.slice(450),
+    ]);
+    expect(difference(await readFile(path), framed(references))).toBe('same');
+  });
+
+  it('writes a record sent to two sinks the same way in both', async () => {
+    const directory = await tempDir();
+    const values = rows(500);
+    const records = (await built(values, 100)).flat();
+    await writeAll(tfrecordSink({ path: join(directory, 'a.tfrecord') }), records);
+    await writeAll(tfrecordSink({ directory, prefix: 'b', maxRecords: 120 }), records);
+    const shards = (await readdir(directory)).filter((file) => file.startsWith('b-')).sort();
+    expect(shards).toHaveLength(5);
+    const b = Buffer.concat(await Promise.all(shards.map((file) => readFile(join(directory, file)))));
+    expect(difference(await readFile(join(directory, 'a.tfrecord')), b)).toBe('same');
+    expect(difference(b, framed(expected(values)))).toBe('same');
+    // The payloads themselves were never written by the sinks.
+    expect(hex((records[0] as EncodedExample)[ENCODED])).toBe(hex(encodeExample(expected(values)[0]!)));
+  });
+
+  it('frames an EncodedExample built without room by copying it', async () => {
+    const directory = await tempDir();
+    const path = join(directory, 'copied.tfrecord');
+    const reference = example({ id: int64(5n) });
+    const bytes = encodeExample(reference);
+    const buffer = new Uint8Array(bytes.length + 2);
+    buffer.set(bytes, 1);
+    await writeAll(tfrecordSink({ path }), [new EncodedExample(buffer, 1, bytes.length)]);
+    expect(hex(await readFile(path))).toBe(hex(frameRecord(bytes)));
+    expect(buffer[0]).toBe(0);
+    expect(buffer[buffer.length - 1]).toBe(0);
+  });
+});
