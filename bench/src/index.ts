@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const selected =
     caseIndex === -1 ? CASES : (argv[caseIndex + 1] ?? '').split(',').map((name) => caseNamed(name));
   console.log(
-    `tfpipe bench: Node ${process.version}, scale ${scale}, 1 warm-up + median of ${repeats}, each side in its own process${full ? ', --full' : ''}`,
+    `tfpipe bench: Node ${process.version}, scale ${scale}, warm-up ≥ 1 s (at least 1 run) + median of ${repeats}, each side in its own process${full ? ', --full' : ''}`,
   );
   let allPassed = true;
   for (const bench of selected) allPassed = (await runCase(bench, scale, repeats, full)) && allPassed;

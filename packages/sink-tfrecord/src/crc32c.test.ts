@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { crc32c, maskCrc, maskedCrc32c, unmaskCrc } from './crc32c.js';
-import { fastCrc32c, NATIVE_CRC_THRESHOLD, nativeCrc32cAvailable } from './native-crc32c.js';
+import { crc32c, crc32cRange, maskCrc, maskedCrc32c, unmaskCrc } from './crc32c.js';
+import { fastCrc32c, fastCrc32cRange, NATIVE_CRC_THRESHOLD, nativeCrc32cAvailable } from './native-crc32c.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
 const nativeCrc32c = (
@@ -33,6 +33,20 @@ describe('crc32c', () => {
         expect(fastCrc32c(view)).toBe(nativeCrc32c(view));
       }),
       { numRuns: 400, seed: 20251120 },
+    );
+  });
+
+  it('computes ranges of a view (every start, length and 16-byte tail) as the native CRC does', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1, maxLength: 1200 }), fc.nat(), fc.nat(), (data, a, b) => {
+        const start = a % data.length;
+        const end = start + (b % (data.length - start + 1));
+        const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+        const wanted = nativeCrc32c(data.subarray(start, end));
+        expect(crc32cRange(view, start, end)).toBe(wanted);
+        expect(fastCrc32cRange(data, view, start, end)).toBe(wanted);
+      }),
+      { numRuns: 600, seed: 20261121 },
     );
   });
 

@@ -1,12 +1,18 @@
 /**
- * CRC-32C (Castagnoli) in plain JavaScript, slicing-by-8, and TFRecord's CRC mask.
+ * CRC-32C (Castagnoli) in plain JavaScript, slicing-by-16, and TFRecord's CRC mask.
  * Web-standard: used as is in browsers and as the small-input and fallback path in Node.
  */
 
 const POLYNOMIAL = 0x82f63b78;
 
+/** A tuple of `N` `T`s. */
+type Tuple<T, N extends number, Items extends T[] = []> = Items['length'] extends N
+  ? Items
+  : Tuple<T, N, [...Items, T]>;
+
+/** The sixteen slicing tables: table `t` advances the CRC over a byte followed by `t` zero bytes. */
 function buildTables(): Int32Array[] {
-  const tables = Array.from({ length: 8 }, () => new Int32Array(256));
+  const tables = Array.from({ length: 16 }, () => new Int32Array(256));
   const first = tables[0]!;
   for (let index = 0; index < 256; index++) {
     let crc = index;
@@ -14,7 +20,7 @@ function buildTables(): Int32Array[] {
     first[index] = crc;
   }
   for (let index = 0; index < 256; index++) {
-    for (let table = 1; table < 8; table++) {
+    for (let table = 1; table < 16; table++) {
       const previous = tables[table - 1]![index]!;
       tables[table]![index] = (previous >>> 8) ^ first[previous & 0xff]!;
     }
@@ -22,16 +28,8 @@ function buildTables(): Int32Array[] {
   return tables;
 }
 
-const [T0, T1, T2, T3, T4, T5, T6, T7] = buildTables() as [
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-  Int32Array,
-];
+// Sixteen separate tables measured faster (72 vs 91 ns for 150 bytes) than one table of 4096.
+const TABLES = buildTables() as Tuple<Int32Array, 16>;
 
 /**
  * CRC-32C of `data` (reflected polynomial 0x82F63B78, init and final xor 0xFFFFFFFF), as an unsigned
@@ -42,31 +40,61 @@ const [T0, T1, T2, T3, T4, T5, T6, T7] = buildTables() as [
  * @default previous 0 (a fresh CRC)
  */
 export function crc32c(data: Uint8Array, previous = 0): number {
-  let crc = ~previous;
-  let index = 0;
-  const length = data.length;
-  const end8 = length - (length & 7);
-  while (index < end8) {
-    const low =
-      crc ^ (data[index]! | (data[index + 1]! << 8) | (data[index + 2]! << 16) | (data[index + 3]! << 24));
-    const high =
-      data[index + 4]! | (data[index + 5]! << 8) | (data[index + 6]! << 16) | (data[index + 7]! << 24);
-    crc =
-      T7[low & 0xff]! ^
-      T6[(low >>> 8) & 0xff]! ^
-      T5[(low >>> 16) & 0xff]! ^
-      T4[low >>> 24]! ^
-      T3[high & 0xff]! ^
-      T2[(high >>> 8) & 0xff]! ^
-      T1[(high >>> 16) & 0xff]! ^
-      T0[high >>> 24]!;
-    index += 8;
-  }
-  while (index < length) {
-    crc = T0[(crc ^ data[index]!) & 0xff]! ^ (crc >>> 8);
-    index++;
-  }
-  return ~crc >>> 0;
+  return crc32cRange(new DataView(data.buffer, data.byteOffset, data.byteLength), 0, data.length, previous);
+}
+
+/**
+ * CRC-32C of the bytes from `start` to `end` of `view`: {@link crc32c} without a view or a copy per
+ * call. Slicing-by-16 with 32-bit little-endian loads: ~0.4 ns per byte here, which beats a native
+ * call (a fixed ~0.12 µs) up to about 500 bytes.
+ *
+ * @param previous - the CRC of the bytes before them, to continue a running CRC.
+ * @default previous 0
+ */
+export const crc32cRange: (view: DataView, start: number, end: number, previous?: number) => number =
+  rangeFunction(TABLES);
+
+/**
+ * Makes {@link crc32cRange} over the tables as constants of its closure: V8 then embeds them in the
+ * optimized code (72 ns for 150 bytes), where tables read from module variables (the bundler turns
+ * module constants into `var`s) or destructured per call measured 120-135 ns.
+ */
+function rangeFunction(tables: Tuple<Int32Array, 16>) {
+  const [T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15] = tables;
+  return (view: DataView, start: number, end: number, previous = 0): number => {
+    let crc = ~previous;
+    let index = start;
+    const end16 = end - ((end - start) & 15);
+    while (index < end16) {
+      const a = crc ^ view.getInt32(index, true);
+      const b = view.getInt32(index + 4, true);
+      const c = view.getInt32(index + 8, true);
+      const d = view.getInt32(index + 12, true);
+      crc =
+        T15[a & 0xff]! ^
+        T14[(a >>> 8) & 0xff]! ^
+        T13[(a >>> 16) & 0xff]! ^
+        T12[a >>> 24]! ^
+        T11[b & 0xff]! ^
+        T10[(b >>> 8) & 0xff]! ^
+        T9[(b >>> 16) & 0xff]! ^
+        T8[b >>> 24]! ^
+        T7[c & 0xff]! ^
+        T6[(c >>> 8) & 0xff]! ^
+        T5[(c >>> 16) & 0xff]! ^
+        T4[c >>> 24]! ^
+        T3[d & 0xff]! ^
+        T2[(d >>> 8) & 0xff]! ^
+        T1[(d >>> 16) & 0xff]! ^
+        T0[d >>> 24]!;
+      index += 16;
+    }
+    while (index < end) {
+      crc = T0[(crc ^ view.getUint8(index)) & 0xff]! ^ (crc >>> 8);
+      index++;
+    }
+    return ~crc >>> 0;
+  };
 }
 
 const MASK_DELTA = 0xa282ead8;

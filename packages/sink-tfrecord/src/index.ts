@@ -8,6 +8,7 @@
 // The web-standard parts (also at '@tfpipe/sink-tfrecord/web')
 export {
   crc32c,
+  crc32cRange,
   maskCrc,
   unmaskCrc,
   maskedCrc32c,
@@ -37,7 +38,7 @@ export type {
 } from './web.js';
 
 // Node: native CRC, the sink, the source and helpers
-export { fastCrc32c, nativeCrc32cAvailable, NATIVE_CRC_THRESHOLD } from './native-crc32c.js';
+export { fastCrc32c, fastCrc32cRange, nativeCrc32cAvailable, NATIVE_CRC_THRESHOLD } from './native-crc32c.js';
 export { tfrecordSink } from './tfrecord-sink.js';
 export type { TfrecordSinkOptions } from './sink-options.js';
 export type { SinkInput } from './sharded-writer.js';

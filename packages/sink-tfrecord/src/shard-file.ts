@@ -1,7 +1,7 @@
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { crc32c, maskCrc } from './crc32c.js';
+import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
 import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace } from './frame-record.js';
-import { fastCrc32c } from './native-crc32c.js';
+import { fastCrc32c, fastCrc32cRange } from './native-crc32c.js';
 import { ShardOutput } from './shard-output.js';
 import { releaseTemporary } from './shard-names.js';
 import type { TfrecordCompression } from './tf-record.js';
@@ -71,6 +71,9 @@ export class ShardFile {
   #runBuffer: Uint8Array | undefined;
   #runStart = 0;
   #runEnd = 0;
+  /** A view of the last buffer framed in place (frames come from the same chunk, run after run). */
+  #runViewBuffer: Uint8Array | undefined;
+  #runView: DataView = new DataView(new ArrayBuffer(0));
   #pending: Promise<void> = Promise.resolve();
   #index: string[] = [];
   #sha256 = '';
@@ -149,12 +152,17 @@ export class ShardFile {
     buffer[start + 5] = (high >>> 8) & 0xff;
     buffer[start + 6] = (high >>> 16) & 0xff;
     buffer[start + 7] = high >>> 24;
+    let view = this.#runView;
+    if (this.#runViewBuffer !== buffer) {
+      view = this.#runView = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      this.#runViewBuffer = buffer;
+    }
     if (length !== this.#headerLength) {
-      this.#headerCrc = maskCrc(crc32c(buffer.subarray(start, start + 8)));
+      this.#headerCrc = maskCrc(crc32cRange(view, start, start + 8));
       this.#headerLength = length <= LARGEST_CACHED_LENGTH ? length : -1;
     }
     putUint32(buffer, start + 8, this.#headerCrc);
-    putUint32(buffer, end, maskCrc(fastCrc32c(buffer.subarray(offset, end))));
+    putUint32(buffer, end, maskCrc(fastCrc32cRange(buffer, view, offset, end)));
     if (this.#runBuffer === buffer && this.#runEnd === start) {
       this.#runEnd = end + 4;
     } else {
@@ -312,13 +320,13 @@ export class ShardFile {
     view.setUint32(offset, length >>> 0, true);
     view.setUint32(offset + 4, Math.floor(length / 0x1_0000_0000), true);
     if (length !== this.#headerLength) {
-      this.#headerCrc = maskCrc(crc32c(buffer.subarray(offset, offset + 8)));
+      this.#headerCrc = maskCrc(crc32cRange(view, offset, offset + 8));
       this.#headerLength = length <= LARGEST_CACHED_LENGTH ? length : -1;
     }
     view.setUint32(offset + 8, this.#headerCrc, true);
     const dataStart = offset + HEADER_BYTES;
     const dataEnd = dataStart + length;
-    view.setUint32(dataEnd, maskCrc(fastCrc32c(buffer.subarray(dataStart, dataEnd))), true);
+    view.setUint32(dataEnd, maskCrc(fastCrc32cRange(buffer, view, dataStart, dataEnd)), true);
   }
 
   async #flush(): Promise<void> {
