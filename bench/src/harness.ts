@@ -86,9 +86,10 @@ export async function timeRuns(
     const seconds = (performance.now() - started) / 1000;
     samples.push(items / seconds);
   }
-  const coldNote = `cold first run ${Math.round(cold).toLocaleString('en-US')}/s`;
+  const rate = median(samples);
+  const coldNote = `cold first run ${(cold / rate).toFixed(2)}x the median`;
   return {
-    rate: median(samples),
+    rate,
     items,
     samples,
     note: note === undefined ? coldNote : `${note}; ${coldNote}`,
