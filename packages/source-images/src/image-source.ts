@@ -83,6 +83,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
           const recordIndex = delivered++;
           try {
             const image = await head;
+            // The next image starts reading before this one becomes a row.
+            start(tasks);
             bytesRead += image.bytesRead;
             droppedObjects += image.droppedObjects;
             const row = withPosition(
@@ -90,7 +92,6 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
               positionOf(task, recordIndex),
             );
             records++;
-            start(tasks);
             controller.enqueue(row);
             return;
           } catch (error) {

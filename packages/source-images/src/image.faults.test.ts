@@ -1,9 +1,17 @@
 import { unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { reportOf, TfpipeError } from '@tfpipe/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { eachTemporaryDirectory, put, solid } from './__fixtures__/make-images.js';
 import { imageSource } from './image-source.js';
+import { readImageFile } from './processing/read-image-file.js';
+import type * as ReadImageFile from './processing/read-image-file.js';
+
+// The real reader, wrapped so that one test can make a read fail as a dying reader thread would.
+vi.mock('./processing/read-image-file.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof ReadImageFile>();
+  return { ...actual, readImageFile: vi.fn(actual.readImageFile) };
+});
 
 let dir: string;
 eachTemporaryDirectory((made) => (dir = made));
@@ -44,5 +52,35 @@ describe('image files that change while a folder is read', () => {
     expect(records).toBe(5);
     expect(reportOf(skipping)?.skipped).toBe(1);
     expect(reportOf(skipping)?.skippedErrors?.[0]?.position.file).toBe(path.join(dir, 'class1/img05.png'));
+  });
+});
+
+describe('a reader thread that dies', () => {
+  it('is an INTERNAL error naming the image, fatal even under skip', async () => {
+    const files = await tree(4);
+    const actual = await vi.importActual<typeof ReadImageFile>('./processing/read-image-file.js');
+    vi.mocked(readImageFile).mockImplementation((file, hash) =>
+      file === files[2]
+        ? Promise.reject(new Error('image reader thread exited (code 1)'))
+        : actual.readImageFile(file, hash),
+    );
+    try {
+      const reader = imageSource({ folder: dir, concurrency: 2, onError: 'skip' }).getReader();
+      let records = 0;
+      let error: unknown;
+      try {
+        while (!(await reader.read()).done) records++;
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(TfpipeError.is(error)).toBe(true);
+      expect((error as TfpipeError).code).toBe('INTERNAL');
+      expect((error as TfpipeError).fatal).toBe(true);
+      expect((error as TfpipeError).position.file).toBe(files[2]);
+      // Class folders are read in order: class0 holds images 0 and 2, so image 0 came first.
+      expect(records).toBe(1);
+    } finally {
+      vi.mocked(readImageFile).mockRestore();
+    }
   });
 });

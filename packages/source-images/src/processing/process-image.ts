@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs';
 import { TfpipeError } from '@tfpipe/core';
 import type { Position } from '@tfpipe/core';
 import type { Sharp } from 'sharp';
@@ -10,6 +9,7 @@ import { loadSharp } from '../load-sharp.js';
 import { sniffImageFormat, truncationReason, type ImageFormat } from './sniff-image-format.js';
 import { placeObjects, type PlacedObject } from './place-objects.js';
 import { readImageHeader, type ImageHeader } from './read-image-header.js';
+import { readImageFile, type ImageFile } from './read-image-file.js';
 import type { Size } from './box-transform.js';
 
 /** One loaded image, ready to become a row. */
@@ -40,10 +40,14 @@ export async function processImage(
 ): Promise<ProcessedImage> {
   if (task.error !== undefined) throw task.error.withPosition(position);
   const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
-  let data: Uint8Array;
+  const hash = options.keys.sha256 !== false;
+  let file: ImageFile;
   try {
-    data = await readWholeFile(real);
+    // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here.
+    file = await readImageFile(real, hash && !options.decode);
   } catch (error) {
+    // Not a file-system error (a reader thread that died): reported as unexpected, never skipped.
+    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
     throw new TfpipeError('INPUT_NOT_FOUND', 'cannot read the image', {
       stage: 'imageSource',
       position,
@@ -63,6 +67,7 @@ export async function processImage(
       ...(reason === undefined ? {} : { reason }),
       cause,
     });
+  const data = file.data;
   if (data.length === 0) throw fail('IMAGE_DECODE', 'empty image file', 'the file has 0 bytes');
   const sniffed = sniffImageFormat(data);
   if (sniffed === undefined) {
@@ -80,7 +85,6 @@ export async function processImage(
       'JPEG, PNG, WebP and GIF are read',
     );
   }
-  const hash = options.keys.sha256 !== false;
   const header = readImageHeader(sniffed, data) ?? (await sharpHeader(data, fail, sniffed));
   const stored = { width: header.width, height: header.height };
   if (stored.width * stored.height > options.maxPixels) {
@@ -104,7 +108,7 @@ export async function processImage(
       format: sniffed,
       size: stored,
       channels: header.channels,
-      sha256: hash ? sha256Hex(data) : undefined,
+      sha256: file.sha256,
       bytesRead: data.length,
     };
   } else {
@@ -139,23 +143,11 @@ export async function processImage(
 }
 
 /**
- * Lowercase hex SHA-256, as the TF Object Detection API writes `image/key/sha256`. Computed on this
- * thread while the other images in flight are read on libuv's pool: Web Crypto's `digest` would run
- * on the pool too, but copies its input first and measured ~100 µs more CPU per 220 KB image (Node 20,
- * 2 cores), more than it gained by hashing two images at once.
+ * Lowercase hex SHA-256, as the TF Object Detection API writes `image/key/sha256`: of a processed
+ * image's output, which is small (kept files are hashed on the reader thread, see readImageFile).
  */
 export function sha256Hex(data: Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
-}
-
-/**
- * The file's bytes. The callback `readFile` opens, sizes, reads and closes in one native request
- * chain; `fs/promises`' used 5–40% more CPU per file in our measurements (Node 20).
- */
-function readWholeFile(file: string): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    readFile(file, (error, data) => (error === null ? resolve(data) : reject(error)));
-  });
 }
 
 /** The header as sharp's `metadata()` gives it, for what {@link readImageHeader} leaves open. */

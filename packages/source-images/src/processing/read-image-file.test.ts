@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
+import { readImageFile, readImageFileHere, stopImageReaders } from './read-image-file.js';
+
+let dir: string;
+eachTemporaryDirectory((made) => (dir = made));
+afterEach(() => stopImageReaders());
+
+const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
+
+/** Files of sizes around Node's pooled-Buffer limit and well past it, with different bytes. */
+async function files(): Promise<string[]> {
+  const made: string[] = [];
+  made.push(await put(dir, 'empty.bin', Buffer.alloc(0)));
+  made.push(await put(dir, 'one.bin', Buffer.from([0x61])));
+  // 'abc' has a published SHA-256 (FIPS 180-2 appendix B.1).
+  made.push(await put(dir, 'abc.bin', 'abc'));
+  for (const size of [100, 4095, 4096, 4097, 65_536, 300_001]) {
+    const bytes = Buffer.alloc(size);
+    for (let index = 0; index < size; index++) bytes[index] = (index * 31 + size) & 0xff;
+    made.push(await put(dir, `sized-${size}.bin`, bytes));
+  }
+  made.push(await put(dir, 'photo.jpg', await photo(320, 240, 5)));
+  return made;
+}
+
+describe('readImageFile (reader threads)', () => {
+  it('gives each file byte for byte, with the same hex SHA-256 as node:crypto on this thread', async () => {
+    for (const file of await files()) {
+      const expected = await readFile(file);
+      const read = await readImageFile(file, true);
+      expect(Buffer.from(read.data).equals(expected)).toBe(true);
+      expect(read.sha256).toBe(sha256(expected));
+      expect(read.sha256).toBe((await readImageFileHere(file, true)).sha256);
+    }
+    const abc = await readImageFile(path.join(dir, 'abc.bin'), true);
+    expect(abc.sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('hands over a small file as its own bytes, not a view of a shared buffer', async () => {
+    const file = await put(dir, 'small.bin', 'tiny');
+    const { data } = await readImageFile(file, false);
+    expect([data.byteOffset, data.byteLength, data.buffer.byteLength]).toEqual([0, 4, 4]);
+  });
+
+  it('leaves the hash out unless asked for', async () => {
+    const file = await put(dir, 'a.bin', 'abc');
+    expect((await readImageFile(file, false)).sha256).toBeUndefined();
+  });
+
+  it('answers many reads at once, more than there are threads, each with its own file', async () => {
+    const made = await files();
+    const requests = Array.from({ length: 60 }, (_, index) => made[index % made.length]!);
+    const answers = await Promise.all(requests.map((file) => readImageFile(file, true)));
+    for (const [index, answer] of answers.entries()) {
+      expect(answer.sha256).toBe(sha256(await readFile(requests[index]!)));
+    }
+  });
+
+  it('rejects a missing file or a directory with the file system error code and the path', async () => {
+    const missing = path.join(dir, 'missing.jpg');
+    await expect(readImageFile(missing, true)).rejects.toMatchObject({
+      code: 'ENOENT',
+      message: expect.stringContaining(missing) as unknown,
+    });
+    await expect(readImageFile(dir, true)).rejects.toMatchObject({ code: 'EISDIR' });
+    // The thread that answered with an error still serves the next read.
+    const file = await put(dir, 'after.bin', 'abc');
+    expect((await readImageFile(file, true)).sha256).toBe(sha256(Buffer.from('abc')));
+  });
+
+  it('rejects reads in progress when the threads stop, and starts new threads for the next read', async () => {
+    const made = await files();
+    // The threads are new (afterEach stopped the last ones) and take ~20 ms to start, so these reads
+    // are still waiting when they stop.
+    const pending = made.map((file) =>
+      readImageFile(file, true).then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+    );
+    await stopImageReaders();
+    const failures = (await Promise.all(pending)).filter((outcome) => outcome !== undefined);
+    expect(failures.length).toBeGreaterThan(0);
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as NodeJS.ErrnoException).code).toBeUndefined();
+    }
+    expect((await readImageFile(made[2]!, true)).sha256).toBe(sha256(Buffer.from('abc')));
+  });
+});
