@@ -3,18 +3,20 @@ import { join } from 'node:path';
 import {
   EncodedExample,
   ENCODED,
+  TfpipeError,
   buildExamples,
   encodeExample,
   example,
   int64,
   type Example,
 } from '@tfpipe/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { collect, framedFile, hex, tempDir, writeAll } from './__fixtures__/helpers.js';
 import { frameRecord } from './frame-record.js';
 import type { TfrecordSinkOptions } from './sink-options.js';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';
+import { crcThread } from './crc-thread.js';
 
 type Row = { id: unknown; score: unknown; name: unknown };
 const SPEC = { id: 'int64', score: 'float', name: 'bytes' } as const;
@@ -83,32 +85,45 @@ describe('records framed where their encoder left room', () => {
     { name: 'a buffer smaller than some records', options: { bufferBytes: 64 * 1024 }, batch: 50 },
     { name: 'gzip', options: { compression: 'gzip' }, batch: 64 },
   ];
-  for (const { name, options, batch } of cases) {
-    it(`writes the same bytes as framing each encoded record (${name})`, async () => {
-      const directory = await tempDir();
-      const path = join(directory, 'out.tfrecord');
-      const values = rows(3000);
-      await writeAll(tfrecordSink({ path, index: options.compression === undefined, ...options }), [
-        ...(await built(values, batch)),
-      ]);
-      const data = (await collect(tfrecordSource({ paths: path }))).map((record) => hex(record.data));
-      expect(data).toEqual(expected(values).map((value) => hex(encodeExample(value))));
-      if (options.compression === undefined) {
-        expect(difference(await readFile(path), framed(expected(values)))).toBe('same');
-        // The index's offsets and sizes walk the file frame by frame.
-        const index = (await readFile(`${path}.idx`, 'utf8')).trim().split('\n');
-        const references = expected(values);
-        let offset = 0;
-        for (const [position, line] of index.entries()) {
-          const size = 16 + encodeExample(references[position]!).length;
-          expect(line).toBe(`${offset} ${size}`);
-          offset += size;
+  for (const thread of [false, true]) {
+    for (const { name, options, batch } of cases) {
+      it(`writes the same bytes as framing each encoded record (${name}, CRC thread ${thread ? 'on' : 'off'})`, async () => {
+        if (thread) expect(await crcThread.whenReady()).toBe(true);
+        const framedBefore = crcThread.framed;
+        const directory = await tempDir();
+        const path = join(directory, 'out.tfrecord');
+        const values = rows(3000);
+        const sink = tfrecordSink({
+          path,
+          index: options.compression === undefined,
+          crcThread: thread,
+          bufferBytes: 256 * 1024,
+          ...options,
+        });
+        await writeAll(sink, [...(await built(values, batch))]);
+        // The thread framed buffers only when it was asked to (and ready).
+        if (thread) expect(crcThread.framed).toBeGreaterThan(framedBefore);
+        else expect(crcThread.framed).toBe(framedBefore);
+        const data = (await collect(tfrecordSource({ paths: path }))).map((record) => hex(record.data));
+        expect(data).toEqual(expected(values).map((value) => hex(encodeExample(value))));
+        if (options.compression === undefined) {
+          expect(difference(await readFile(path), framed(expected(values)))).toBe('same');
+          // The index's offsets and sizes walk the file frame by frame.
+          const index = (await readFile(`${path}.idx`, 'utf8')).trim().split('\n');
+          const references = expected(values);
+          let offset = 0;
+          for (const [position, line] of index.entries()) {
+            const size = 16 + encodeExample(references[position]!).length;
+            expect(line).toBe(`${offset} ${size}`);
+            offset += size;
+          }
         }
-      }
-    });
+      });
+    }
   }
 
   it('keeps input order when framed records, plain Examples and raw bytes alternate', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
     const directory = await tempDir();
     const path = join(directory, 'mixed.tfrecord');
     const values = rows(900);
@@ -122,6 +137,44 @@ describe('records framed where their encoder left room', () => {
       ...mixed.slice(450),
     ]);
     expect(difference(await readFile(path), framed(references))).toBe('same');
+  });
+
+  it('switches to the CRC thread in the middle of a file when it becomes ready', async () => {
+    await crcThread.stop();
+    const directory = await tempDir();
+    const path = join(directory, 'switched.tfrecord');
+    const values = rows(1500);
+    const batches = await built(values, 50);
+    const framedBefore = crcThread.framed;
+    const sink = tfrecordSink({ path, bufferBytes: 64 * 1024 }).getWriter();
+    for (const [index, batch] of batches.entries()) {
+      // The sink started the thread; the first half is framed here, the rest there.
+      if (index === 15) expect(await crcThread.whenReady()).toBe(true);
+      await sink.write(batch);
+    }
+    await sink.close();
+    expect(crcThread.framed).toBeGreaterThan(framedBefore);
+    expect(difference(await readFile(path), framed(expected(values)))).toBe('same');
+  });
+
+  it('fails, leaving no file, when the CRC thread is lost with a buffer', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    const lost = vi.spyOn(crcThread, 'frame').mockRejectedValue(new Error('the CRC thread exited'));
+    try {
+      const directory = await tempDir();
+      const path = join(directory, 'lost.tfrecord');
+      const batches = await built(rows(1500), 50);
+      const failure = await writeAll(tfrecordSink({ path, bufferBytes: 64 * 1024 }), batches).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(TfpipeError.is(failure)).toBe(true);
+      expect(String((failure as TfpipeError).message)).toMatch(/CRC thread exited/);
+      expect(lost).toHaveBeenCalled();
+      expect(await readdir(directory)).toEqual([]);
+    } finally {
+      lost.mockRestore();
+    }
   });
 
   it('writes a record sent to two sinks the same way in both', async () => {

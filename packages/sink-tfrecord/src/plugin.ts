@@ -42,6 +42,7 @@ export const tfrecordSinkOptionsSchema = z.strictObject({
   manifest: flag.optional(),
   bufferBytes: positiveInteger.optional(),
   fsync: flag.optional(),
+  crcThread: flag.optional(),
 });
 
 /** Checked options of the sink plugin. */

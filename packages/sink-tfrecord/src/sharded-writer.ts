@@ -162,7 +162,8 @@ export class ShardedWriter {
           await shard.appendDirect(direct);
         } else if (record instanceof EncodedExample && record.frameRoom) {
           await shard.flush();
-          shard.tryAppendFramed(record.buffer, record.byteOffset, length);
+          if (!shard.tryAppendFramed(record.buffer, record.byteOffset, length))
+            await shard.appendFramedDirect(record.buffer, record.byteOffset, length);
         } else {
           await shard.append(length, (target, offset) => this.#writePayload(record, target, offset));
         }
@@ -346,6 +347,7 @@ export class ShardedWriter {
       fsync,
       bufferBytes: Math.min(shared, bufferBytes),
       sha256: this.#options.manifest,
+      crcThread: this.#options.crcThread,
     };
     const shard = await this.#guard(settings.temporaryPath, 'creating a shard', () =>
       ShardFile.create(settings),

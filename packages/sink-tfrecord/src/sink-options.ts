@@ -43,6 +43,14 @@ export interface TfrecordSinkOptions extends RecordErrorOptions {
   readonly bufferBytes?: number;
   /** `fdatasync` every file before it is renamed to its final name, so a crash never leaves a torn final file. @default true */
   readonly fsync?: boolean;
+  /**
+   * Compute the records' CRCs on a second thread (one per process, shared by every sink, started on
+   * first use and gone when idle) while this thread encodes the next records; the write buffers are
+   * then `SharedArrayBuffer`s. Until the thread is ready, and where threads cannot start, the CRCs
+   * are computed on this thread. The bytes are the same either way.
+   * @default true
+   */
+  readonly crcThread?: boolean;
 }
 
 /** The sharding mode, resolved. */
@@ -65,6 +73,7 @@ export interface ResolvedSinkOptions {
   readonly payloadType: PayloadType | undefined;
   readonly bufferBytes: number;
   readonly fsync: boolean;
+  readonly crcThread: boolean;
 }
 
 const STAGE = 'tfrecordSink';
@@ -111,6 +120,8 @@ export function resolveSinkOptions(
       `payloadType must be 'Example' or 'SequenceExample', got ${JSON.stringify(options.payloadType)}`,
     );
   }
+  if (options.crcThread !== undefined && typeof options.crcThread !== 'boolean')
+    throw invalid(`crcThread must be true or false, got ${JSON.stringify(options.crcThread)}`);
   const maxRecords = positiveInteger('maxRecords', options.maxRecords);
   const maxBytes = positiveInteger('maxBytes', options.maxBytes);
   const shards = positiveInteger('shards', options.shards);
@@ -165,5 +176,6 @@ export function resolveSinkOptions(
     payloadType: options.payloadType,
     bufferBytes,
     fsync: options.fsync ?? true,
+    crcThread: options.crcThread ?? true,
   };
 }

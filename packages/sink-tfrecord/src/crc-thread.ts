@@ -1,0 +1,180 @@
+import { Worker } from 'node:worker_threads';
+import { buildTables, crc32cRange, rangeFunction } from './crc32c.js';
+import { fillFrameCrcs } from './fill-frame-crcs.js';
+
+/** The check value every CRC-32C implementation gives for "123456789". */
+const CHECK_VALUE = 0xe3069283;
+
+// The thread's source is made from the same functions this thread uses (their `toString()`), so it
+// runs the same code from the built package, from the TypeScript sources under vitest and from a
+// bundle, where a separate worker file would need a path. It checks itself before it says ready.
+const THREAD_SOURCE = `'use strict';
+const { parentPort } = require('node:worker_threads');
+const buildTables = ${buildTables.toString()};
+const rangeFunction = ${rangeFunction.toString()};
+const fillFrameCrcs = ${fillFrameCrcs.toString()};
+const crc = rangeFunction(buildTables(0x82f63b78));
+const check = new TextEncoder().encode('123456789');
+parentPort.postMessage({ ready: crc(new DataView(check.buffer), 0, 9) === ${CHECK_VALUE} });
+parentPort.on('message', ({ id, buffer, frames, count }) => {
+  let error;
+  try {
+    fillFrameCrcs(new DataView(buffer), new Int32Array(frames), count, crc);
+  } catch (thrown) {
+    error = String(thrown);
+  }
+  parentPort.postMessage({ id, buffer, frames, error }, [buffer, frames]);
+});
+`;
+
+/** How long the thread stays alive with nothing to do, milliseconds. */
+const IDLE_EXIT_MS = 5000;
+
+interface Reply {
+  readonly ready?: boolean;
+  readonly id?: number;
+  readonly buffer?: ArrayBuffer;
+  readonly frames?: ArrayBuffer;
+  readonly error?: string;
+}
+
+/** A write buffer and its frame offsets, back from the thread with their CRCs filled in. */
+export interface FramedBuffers {
+  readonly buffer: ArrayBuffer;
+  readonly frames: ArrayBuffer;
+}
+
+/**
+ * One thread, shared by every shard in the process, that computes the CRCs of full write buffers
+ * while this thread encodes the next records. Started on first use (~20-30 ms); until it is ready,
+ * and wherever threads cannot start, the caller frames on this thread. Never keeps the process alive.
+ */
+class CrcThread {
+  #worker: Worker | undefined;
+  #ready = false;
+  #broken = false;
+  #nextId = 0;
+  readonly #waiting = new Map<
+    number,
+    { resolve: (buffers: FramedBuffers) => void; reject: (error: Error) => void }
+  >();
+  #idle: ReturnType<typeof setTimeout> | undefined;
+  #readyWaiters: ((ready: boolean) => void)[] = [];
+  /** Buffers framed on the thread so far (for tests). */
+  framed = 0;
+
+  /** True once the thread has started and checked itself. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** Starts the thread if needed; resolves true once it is ready, false if it cannot run. */
+  whenReady(): Promise<boolean> {
+    this.start();
+    if (this.#ready || this.#broken) return Promise.resolve(this.#ready);
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
+  #settleReady(): void {
+    const waiters = this.#readyWaiters;
+    this.#readyWaiters = [];
+    for (const resolve of waiters) resolve(this.#ready);
+  }
+
+  /** Starts the thread if it is not running (does not wait for it). */
+  start(): void {
+    if (this.#worker !== undefined || this.#broken) return;
+    try {
+      const worker = new Worker(THREAD_SOURCE, { eval: true, execArgv: [], name: 'tfpipe tfrecord crc' });
+      this.#worker = worker;
+      worker.on('message', (reply: Reply) => this.#receive(reply));
+      worker.on('error', (error) => this.#fail(error));
+      worker.on('exit', () => this.#fail(new Error('the CRC thread exited')));
+      // After the listeners: adding a 'message' listener refs the worker's port again.
+      worker.unref();
+    } catch {
+      this.#broken = true;
+      this.#settleReady();
+    }
+  }
+
+  /**
+   * Fills in the CRCs of `count` frames of `buffer` on the thread (see `fillFrameCrcs`). Both
+   * buffers are moved there and back, not copied: they are detached here until the promise settles.
+   * @throws (rejects) when the thread is not running, or died with the buffers
+   */
+  frame(buffer: ArrayBuffer, frames: ArrayBuffer, count: number): Promise<FramedBuffers> {
+    const worker = this.#worker;
+    if (worker === undefined || !this.#ready) return Promise.reject(new Error('the CRC thread is not ready'));
+    const id = this.#nextId++;
+    if (this.#waiting.size === 0) {
+      worker.ref();
+      if (this.#idle !== undefined) clearTimeout(this.#idle);
+    }
+    const done = new Promise<FramedBuffers>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+    worker.postMessage({ id, buffer, frames, count }, [buffer, frames]);
+    return done;
+  }
+
+  /** Stops the thread now; jobs it holds reject. The next `start` starts a new one. Internal (tests). */
+  async stop(): Promise<void> {
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    this.#fail(new Error('the CRC thread was stopped'));
+    this.#broken = false;
+    await worker.terminate();
+  }
+
+  #receive(reply: Reply): void {
+    if (reply.ready !== undefined) {
+      if (reply.ready) this.#ready = true;
+      else this.#fail(new Error('the CRC thread computed a wrong check value'));
+      this.#settleReady();
+      return;
+    }
+    const waiting = this.#waiting.get(reply.id!);
+    if (waiting === undefined) return;
+    this.#waiting.delete(reply.id!);
+    this.framed++;
+    if (reply.error === undefined) waiting.resolve({ buffer: reply.buffer!, frames: reply.frames! });
+    else waiting.reject(new Error(`the CRC thread failed: ${reply.error}`));
+    if (this.#waiting.size === 0) this.#rest();
+  }
+
+  /** Nothing to do: the thread no longer holds the process open, and exits after a while. */
+  #rest(): void {
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    worker.unref();
+    this.#idle = setTimeout(() => {
+      if (this.#waiting.size > 0 || this.#worker !== worker) return;
+      this.#worker = undefined;
+      this.#ready = false;
+      void worker.terminate();
+    }, IDLE_EXIT_MS);
+    this.#idle.unref();
+  }
+
+  #fail(error: Error): void {
+    if (this.#worker === undefined) return;
+    this.#worker = undefined;
+    this.#ready = false;
+    this.#broken = true;
+    for (const waiting of this.#waiting.values()) waiting.reject(error);
+    this.#waiting.clear();
+    this.#settleReady();
+  }
+}
+
+/** The process's CRC thread. Internal. */
+export const crcThread = new CrcThread();
+
+/** Frames on this thread: the fallback, and what the thread's result is compared with. Internal. */
+export function fillFrameCrcsHere(buffer: Uint8Array, frames: Int32Array, count: number): void {
+  fillFrameCrcs(
+    new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength),
+    frames,
+    count,
+    crc32cRange,
+  );
+}
