@@ -21,6 +21,9 @@ export const DIRECT_PAYLOAD_BYTES = 256 * 1024;
 
 const LARGEST_CACHED_LENGTH = 1 << 20;
 
+/** Deferred buffers per file at most: one filling, the others with the CRC thread or the disk. */
+const MAX_DEFERRED_BUFFERS = 4;
+
 /** Records from this size up are framed at once on this thread, also when the CRC thread is there. */
 const DEFERRED_MAX_BYTES = 4096;
 
@@ -87,7 +90,10 @@ export class ShardFile {
   #deferred = false;
   #frames: Int32Array = new Int32Array(0);
   #frameCount = 0;
-  #spareFrames: Int32Array | undefined;
+  /** Deferred buffers written and free again, with their frame tables. */
+  #free: { buffer: Uint8Array; frames: Int32Array }[] = [];
+  #deferredBuffers = 0;
+  #failed = false;
   #pending: Promise<void> = Promise.resolve();
   #index: string[] = [];
   #sha256 = '';
@@ -112,6 +118,7 @@ export class ShardFile {
     if (this.#deferred) {
       this.#frames = new Int32Array(Math.floor(size / FRAME_OVERHEAD) + 1);
       this.#frameCount = 0;
+      this.#deferredBuffers++;
     }
     return new Uint8Array(size);
   }
@@ -392,29 +399,37 @@ export class ShardFile {
     if (this.#runBuffer !== undefined) this.#closeRun();
     this.#closeOwn();
     if (this.#segments.length === 0) return;
-    // The spare buffer's write must finish before it is filled again.
-    await this.#pending;
     const output = this.#output;
     if (this.#deferred) {
       // Only the buffer's own bytes are pending (records are copied in): it goes to the CRC thread,
-      // comes back framed and is written; then it is the spare.
+      // comes back framed, is written after the buffers before it, and is free again.
+      if (this.#failed) await this.#pending;
       const used = this.#used;
       const count = this.#frameCount;
       const buffers = { buffer: this.#buffer, frames: this.#frames };
+      const previous = this.#pending;
       const framing =
         count > 0 ? frameElsewhere(buffers.buffer, buffers.frames, count) : Promise.resolve(buffers);
-      const write = framing.then(async ({ buffer, frames }) => {
-        await output.write(buffer.subarray(0, used));
-        this.#spare = buffer;
-        this.#spareFrames = frames;
+      const write = (async () => {
+        const framed = await framing;
+        await previous;
+        await output.write(framed.buffer.subarray(0, used));
+        this.#free.push(framed);
+      })();
+      write.catch(() => {
+        this.#failed = true;
       });
-      write.catch(() => undefined);
       this.#pending = write;
       this.#segments = [];
       this.#segmentBytes = 0;
-      this.#take(true);
+      // Several buffers in flight smooth out the CRC thread's and the disk's pace; past the limit,
+      // the next buffer waits for the writes.
+      if (this.#free.length === 0 && this.#deferredBuffers >= MAX_DEFERRED_BUFFERS) await this.#pending;
+      this.#takeDeferred();
       return;
     }
+    // The spare buffer's write must finish before it is filled again.
+    await this.#pending;
     const segments = this.#segments;
     const write = segments.length === 1 ? output.write(segments[0]!) : output.writev(segments);
     // A rejection surfaces at the next await of #pending; the no-op catch keeps it from going unhandled.
@@ -429,14 +444,29 @@ export class ShardFile {
     }
   }
 
-  /** Starts the next buffer: the spare when it is of the right kind, else a new one. */
+  /** Starts the next buffer after a deferred one: a free one, or a new one of the right kind. */
+  #takeDeferred(): void {
+    const free = this.settings.crcThread && crcThread.ready ? this.#free.pop() : undefined;
+    if (free !== undefined) {
+      this.#buffer = free.buffer;
+      this.#frames = free.frames;
+      this.#deferred = true;
+    } else {
+      this.#buffer = this.#newBuffer();
+    }
+    this.#frameCount = 0;
+    this.#view = new DataView(this.#buffer.buffer);
+    this.#used = 0;
+    this.#ownStart = 0;
+  }
+
+  /** Starts the next buffer after an ordinary one: the spare, or a new one if the kind changes. */
   #take(wasDeferred: boolean): void {
     const spare = this.#spare;
     const deferred = this.settings.crcThread && crcThread.ready;
     if (spare !== undefined && deferred === wasDeferred) {
       this.#buffer = spare;
       this.#deferred = deferred;
-      if (deferred) this.#frames = this.#spareFrames ?? this.#frames;
     } else {
       this.#buffer = this.#newBuffer();
     }
