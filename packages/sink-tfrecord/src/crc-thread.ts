@@ -178,3 +178,22 @@ export function fillFrameCrcsHere(buffer: Uint8Array, frames: Int32Array, count:
     crc32cRange,
   );
 }
+
+/**
+ * Frames a full buffer on the CRC thread (moved there and back), or here when the thread is not
+ * ready. A thread that dies while it holds the buffer loses it: that is an error, never a short file.
+ */
+export async function frameElsewhere(buffer: Uint8Array, frames: Int32Array, count: number): Promise<Framed> {
+  if (crcThread.ready) {
+    const back = await crcThread.frame(buffer.buffer as ArrayBuffer, frames.buffer as ArrayBuffer, count);
+    return { buffer: new Uint8Array(back.buffer), frames: new Int32Array(back.frames) };
+  }
+  fillFrameCrcsHere(buffer, frames, count);
+  return { buffer, frames };
+}
+
+/** A buffer and its frame table, back from framing. */
+export interface Framed {
+  readonly buffer: Uint8Array;
+  readonly frames: Int32Array;
+}

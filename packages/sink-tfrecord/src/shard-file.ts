@@ -1,41 +1,17 @@
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
-import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace } from './frame-record.js';
-import { crcThread, fillFrameCrcsHere } from './crc-thread.js';
-import { fastCrc32c, fastCrc32cRange } from './native-crc32c.js';
+import { FRAME_OVERHEAD } from './frame-record.js';
+import { FrameBuffers, type PayloadWriter, type ValueWriter } from './frame-buffers.js';
 import { ShardOutput } from './shard-output.js';
 import { releaseTemporary } from './shard-names.js';
 import type { TfrecordCompression } from './tf-record.js';
 
-/** Writes a payload of a known length into `target` at `offset`; returns the end offset. */
-export type PayloadWriter = (target: Uint8Array, offset: number) => number;
-
-/** Writes `value`'s payload into `target` at `offset`; returns the end offset (no closure per record). */
-export type ValueWriter<T> = (value: T, target: Uint8Array, offset: number) => number;
+export type { PayloadWriter, ValueWriter } from './frame-buffers.js';
 
 /**
  * From this many payload bytes up, a payload that already exists as bytes is written from where it
  * is (header, payload, trailer in one `writev`) instead of being copied into the buffer.
  */
 export const DIRECT_PAYLOAD_BYTES = 256 * 1024;
-
-const LARGEST_CACHED_LENGTH = 1 << 20;
-
-/** Deferred buffers per file at most: one filling, the others with the CRC thread or the disk. */
-const MAX_DEFERRED_BUFFERS = 4;
-
-/** Records from this size up are framed at once on this thread, also when the CRC thread is there. */
-const DEFERRED_MAX_BYTES = 4096;
-
-/** A run of frames shorter than this is copied into the buffer rather than written where it is. */
-const MIN_RUN_BYTES = 16 * 1024;
-
-function putUint32(target: Uint8Array, offset: number, value: number): void {
-  target[offset] = value & 0xff;
-  target[offset + 1] = (value >>> 8) & 0xff;
-  target[offset + 2] = (value >>> 16) & 0xff;
-  target[offset + 3] = value >>> 24;
-}
 
 /** What one shard needs to know. */
 export interface ShardFileSettings {
@@ -52,9 +28,9 @@ export interface ShardFileSettings {
 }
 
 /**
- * One output file while it is written, under a temporary name. Records are encoded and framed straight
- * into a large buffer that is written whole; two buffers alternate so that encoding the next chunk
- * overlaps writing the last one. Nothing appears under a final name before {@link ShardFile.commit}.
+ * One output file while it is written, under a temporary name: its records go through
+ * {@link FrameBuffers}, and it counts them, keeps the DALI index and finishes, renames or deletes the
+ * file. Nothing appears under a final name before {@link ShardFile.commit}.
  */
 export class ShardFile {
   records = 0;
@@ -63,38 +39,7 @@ export class ShardFile {
   readonly settings: ShardFileSettings;
   readonly #handle: FileHandle;
   readonly #output: ShardOutput;
-  #buffer: Uint8Array;
-  #view: DataView;
-  #spare: Uint8Array | undefined;
-  /** The masked CRC of the last length's 8 header bytes: tabular records repeat lengths. */
-  #headerLength = -1;
-  #headerCrc = 0;
-  #used = 0;
-  /**
-   * Output not yet written, in order: `#segments`, then the open piece, which is either the buffer's
-   * bytes from `#ownStart` to `#used` or a run of frames in someone else's buffer (`#run*`).
-   */
-  #segments: Uint8Array[] = [];
-  #segmentBytes = 0;
-  #ownStart = 0;
-  #runBuffer: Uint8Array | undefined;
-  #runStart = 0;
-  #runEnd = 0;
-  /** A view of the last buffer framed in place (frames come from the same chunk, run after run). */
-  #runViewBuffer: Uint8Array | undefined;
-  #runView: DataView = new DataView(new ArrayBuffer(0));
-  /**
-   * The buffer's CRCs are filled in when it is flushed, on the CRC thread, while this thread fills
-   * the other buffer: `#frames` lists the frames' offsets.
-   */
-  #deferred = false;
-  #frames: Int32Array = new Int32Array(0);
-  #frameCount = 0;
-  /** Deferred buffers written and free again, with their frame tables. */
-  #free: { buffer: Uint8Array; frames: Int32Array }[] = [];
-  #deferredBuffers = 0;
-  #failed = false;
-  #pending: Promise<void> = Promise.resolve();
+  readonly #frames: FrameBuffers;
   #index: string[] = [];
   #sha256 = '';
   #closed = false;
@@ -103,24 +48,7 @@ export class ShardFile {
     this.settings = settings;
     this.#handle = handle;
     this.#output = new ShardOutput(handle, settings.compression, settings.level, settings.sha256);
-    if (settings.crcThread) crcThread.start();
-    this.#buffer = this.#newBuffer();
-    this.#view = new DataView(this.#buffer.buffer);
-  }
-
-  /**
-   * A buffer for the next records. Once the CRC thread is ready, their CRCs are deferred: the full
-   * buffer is moved to the thread, framed there, moved back and written.
-   */
-  #newBuffer(): Uint8Array {
-    const size = this.settings.bufferBytes;
-    this.#deferred = this.settings.crcThread && crcThread.ready;
-    if (this.#deferred) {
-      this.#frames = new Int32Array(Math.floor(size / FRAME_OVERHEAD) + 1);
-      this.#frameCount = 0;
-      this.#deferredBuffers++;
-    }
-    return new Uint8Array(size);
+    this.#frames = new FrameBuffers(this.#output, settings.bufferBytes, settings.crcThread);
   }
 
   /** Creates the temporary file (exclusively: it never replaces anything). */
@@ -144,177 +72,62 @@ export class ShardFile {
    * @returns false (and does nothing) when the caller must use {@link append}.
    */
   tryAppend(length: number, writePayload: PayloadWriter): boolean {
-    const frameBytes = length + FRAME_OVERHEAD;
-    if (this.#runBuffer !== undefined) this.#closeRun();
-    if (this.#buffer.length - this.#used < frameBytes) return false;
-    this.#frame(this.#buffer, this.#used, length, writePayload);
-    this.#used += frameBytes;
-    this.#counted(frameBytes);
-    return true;
+    return this.#frames.tryAppend(length, writePayload) && this.#counted(length);
   }
 
   /** {@link tryAppend} for a value and a writer shared by all records (no closure per record). */
   tryAppendValue<T>(length: number, value: T, write: ValueWriter<T>): boolean {
-    const frameBytes = length + FRAME_OVERHEAD;
-    if (this.#runBuffer !== undefined) this.#closeRun();
-    const used = this.#used;
-    if (this.#buffer.length - used < frameBytes) return false;
-    const end = write(value, this.#buffer, used + HEADER_BYTES);
-    this.#checkEnd(end, used, length);
-    this.#frameAt(used, length);
-    this.#used = used + frameBytes;
-    this.#counted(frameBytes);
-    return true;
+    return this.#frames.tryAppendValue(length, value, write) && this.#counted(length);
   }
 
   /**
-   * Frames a record in the room its encoder left around it (`EncodedExample.frameRoom`): the header
-   * goes into the 12 bytes before `offset`, the data CRC into the 4 after the payload, and the frame
-   * is written from that buffer, with the frames next to it in one run, instead of being copied.
-   * @returns false (and does nothing) when the pending output is full: {@link flush} first.
+   * A record with room for its frame (`EncodedExample.frameRoom`), without a flush.
+   * @returns false (and does nothing) when the pending output is full: {@link flush} first, or
+   * {@link appendFramedDirect} when it is larger than a buffer.
    */
   tryAppendFramed(buffer: Uint8Array, offset: number, length: number): boolean {
-    const frameBytes = length + FRAME_OVERHEAD;
-    if (this.#deferred) {
-      // The buffer goes to the CRC thread whole: the record is copied in (a record larger than the
-      // buffer takes `appendFramedDirect`).
-      const used = this.#used;
-      if (this.#buffer.length - used < frameBytes) return false;
-      this.#buffer.set(buffer.subarray(offset, offset + length), used + HEADER_BYTES);
-      this.#frameAt(used, length);
-      this.#used = used + frameBytes;
-      this.#counted(frameBytes);
-      return true;
-    }
-    const pending = this.#segmentBytes + (this.#used - this.#ownStart) + (this.#runEnd - this.#runStart);
-    if (pending + frameBytes > this.#buffer.length && pending > 0) return false;
-    const start = offset - HEADER_BYTES;
-    const end = offset + length;
-    buffer[start] = length & 0xff;
-    buffer[start + 1] = (length >>> 8) & 0xff;
-    buffer[start + 2] = (length >>> 16) & 0xff;
-    buffer[start + 3] = length >>> 24;
-    const high = Math.floor(length / 0x1_0000_0000);
-    buffer[start + 4] = high & 0xff;
-    buffer[start + 5] = (high >>> 8) & 0xff;
-    buffer[start + 6] = (high >>> 16) & 0xff;
-    buffer[start + 7] = high >>> 24;
-    let view = this.#runView;
-    if (this.#runViewBuffer !== buffer) {
-      view = this.#runView = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
-      this.#runViewBuffer = buffer;
-    }
-    if (length !== this.#headerLength) {
-      this.#headerCrc = maskCrc(crc32cRange(view, start, start + 8));
-      this.#headerLength = length <= LARGEST_CACHED_LENGTH ? length : -1;
-    }
-    putUint32(buffer, start + 8, this.#headerCrc);
-    putUint32(buffer, end, maskCrc(fastCrc32cRange(buffer, view, offset, end)));
-    if (this.#runBuffer === buffer && this.#runEnd === start) {
-      this.#runEnd = end + 4;
-    } else {
-      if (this.#runBuffer !== undefined) this.#closeRun();
-      this.#runBuffer = buffer;
-      this.#runStart = start;
-      this.#runEnd = end + 4;
-    }
-    this.#counted(frameBytes);
-    return true;
+    return this.#frames.tryAppendFramed(buffer, offset, length) && this.#counted(length);
   }
 
   /** Writes out what is pending (the buffer swaps; the write itself may still be running). */
   async flush(): Promise<void> {
-    await this.#flush();
+    await this.#frames.flush();
   }
 
-  /**
-   * A record with frame room that does not fit the buffer: framed here, in its room, and written
-   * from where it is once everything before it is.
-   */
+  /** A record with frame room that does not fit a buffer: framed in its room, written from there. */
   async appendFramedDirect(buffer: Uint8Array, offset: number, length: number): Promise<void> {
-    await this.#flush();
-    await this.#pending;
-    const start = offset - HEADER_BYTES;
-    frameInPlace(buffer, start, length, fastCrc32c);
-    await this.#output.write(buffer.subarray(start, offset + length + 4));
-    this.#counted(length + FRAME_OVERHEAD);
-  }
-
-  /** Ends the open run of frames: a short one is copied into the buffer, a long one becomes a segment. */
-  #closeRun(): void {
-    const buffer = this.#runBuffer!;
-    const start = this.#runStart;
-    const length = this.#runEnd - start;
-    this.#runBuffer = undefined;
-    this.#runStart = 0;
-    this.#runEnd = 0;
-    if (length < MIN_RUN_BYTES && this.#buffer.length - this.#used >= length) {
-      this.#buffer.set(buffer.subarray(start, start + length), this.#used);
-      this.#used += length;
-      return;
-    }
-    this.#closeOwn();
-    this.#segments.push(buffer.subarray(start, start + length));
-    this.#segmentBytes += length;
-  }
-
-  /** Ends the buffer's open piece: its bytes become a segment. */
-  #closeOwn(): void {
-    if (this.#used === this.#ownStart) return;
-    this.#segments.push(this.#buffer.subarray(this.#ownStart, this.#used));
-    this.#segmentBytes += this.#used - this.#ownStart;
-    this.#ownStart = this.#used;
+    await this.#frames.appendFramedDirect(buffer, offset, length);
+    this.#counted(length);
   }
 
   /**
-   * Frames a payload that already exists as bytes and writes it from where it is: the buffer is
-   * flushed, then header, payload and trailer go out in one `writev` (no copy into the buffer).
+   * Frames a payload that already exists as bytes and writes it from where it is (one `writev`).
    * The promise settles once `payload` is written, so the caller may reuse it afterwards.
    */
   async appendDirect(payload: Uint8Array): Promise<void> {
-    const length = payload.length;
-    const header = new Uint8Array(HEADER_BYTES);
-    const headerView = new DataView(header.buffer);
-    headerView.setUint32(0, length >>> 0, true);
-    headerView.setUint32(4, Math.floor(length / 0x1_0000_0000), true);
-    headerView.setUint32(8, maskCrc(crc32c(header.subarray(0, 8))), true);
-    const trailer = new Uint8Array(4);
-    new DataView(trailer.buffer).setUint32(0, maskCrc(fastCrc32c(payload)), true);
-    await this.#flush();
-    await this.#pending;
-    await this.#output.writev([header, payload, trailer]);
-    this.#counted(length + FRAME_OVERHEAD);
+    await this.#frames.appendDirect(payload);
+    this.#counted(payload.length);
   }
 
   /** Frames one payload of `length` bytes, written by `writePayload` in place. */
   async append(length: number, writePayload: PayloadWriter): Promise<void> {
-    const frameBytes = length + FRAME_OVERHEAD;
-    if (this.#runBuffer !== undefined) this.#closeRun();
-    if (frameBytes > this.#buffer.length) {
-      await this.#flush();
-      const frame = new Uint8Array(frameBytes);
-      this.#frame(frame, 0, length, writePayload);
-      await this.#pending;
-      await this.#output.write(frame);
-    } else {
-      if (this.#buffer.length - this.#used < frameBytes) await this.#flush();
-      this.#frame(this.#buffer, this.#used, length, writePayload);
-      this.#used += frameBytes;
-    }
-    this.#counted(frameBytes);
+    await this.#frames.append(length, writePayload);
+    this.#counted(length);
   }
 
-  #counted(frameBytes: number): void {
+  /** Counts one record of `length` payload bytes (and indexes it); true, for `&&` chains. */
+  #counted(length: number): true {
+    const frameBytes = length + FRAME_OVERHEAD;
     if (this.settings.indexTemporaryPath !== undefined)
       this.#index.push(`${this.frameBytes} ${frameBytes}\n`);
     this.records++;
     this.frameBytes += frameBytes;
+    return true;
   }
 
   /** Flushes everything, ends compression, syncs and closes the file (still under its temporary name). */
   async finish(): Promise<void> {
-    await this.#flush();
-    await this.#pending;
+    await this.#frames.drain();
     await this.#output.finish();
     this.#sha256 = this.#output.digest();
     if (this.settings.fsync) await this.#handle.datasync();
@@ -346,7 +159,7 @@ export class ShardFile {
   /** Closes the file if open and deletes the temporaries. Never throws. */
   async discard(): Promise<void> {
     this.#output.destroy();
-    await this.#pending.catch(() => undefined);
+    await this.#frames.settle();
     if (!this.#closed) {
       this.#closed = true;
       await this.#handle.close().catch(() => undefined);
@@ -357,141 +170,4 @@ export class ShardFile {
       releaseTemporary(path);
     }
   }
-
-  #frame(target: Uint8Array, offset: number, length: number, writePayload: PayloadWriter): void {
-    this.#checkEnd(writePayload(target, offset + HEADER_BYTES), offset, length);
-    if (target === this.#buffer) {
-      this.#frameAt(offset, length);
-      return;
-    }
-    frameInPlace(target, offset, length, fastCrc32c);
-  }
-
-  #checkEnd(end: number, offset: number, length: number): void {
-    if (end !== offset + HEADER_BYTES + length) {
-      throw new RangeError(`payload writer wrote ${end - offset - HEADER_BYTES} bytes, expected ${length}`);
-    }
-  }
-
-  /** Writes the header and trailer around the payload at `offset + 12` of the buffer. */
-  #frameAt(offset: number, length: number): void {
-    const buffer = this.#buffer;
-    const view = this.#view;
-    view.setUint32(offset, length >>> 0, true);
-    view.setUint32(offset + 4, Math.floor(length / 0x1_0000_0000), true);
-    // Small records' CRCs go to the CRC thread; a large record's costs little here (one native call
-    // at ~7 GB/s), less than moving it through the thread's slower JS CRC.
-    if (this.#deferred && length < DEFERRED_MAX_BYTES) {
-      this.#frames[this.#frameCount++] = offset;
-      return;
-    }
-    if (length !== this.#headerLength) {
-      this.#headerCrc = maskCrc(crc32cRange(view, offset, offset + 8));
-      this.#headerLength = length <= LARGEST_CACHED_LENGTH ? length : -1;
-    }
-    view.setUint32(offset + 8, this.#headerCrc, true);
-    const dataStart = offset + HEADER_BYTES;
-    const dataEnd = dataStart + length;
-    view.setUint32(dataEnd, maskCrc(fastCrc32cRange(buffer, view, dataStart, dataEnd)), true);
-  }
-
-  async #flush(): Promise<void> {
-    if (this.#runBuffer !== undefined) this.#closeRun();
-    this.#closeOwn();
-    if (this.#segments.length === 0) return;
-    const output = this.#output;
-    if (this.#deferred) {
-      // Only the buffer's own bytes are pending (records are copied in): it goes to the CRC thread,
-      // comes back framed, is written after the buffers before it, and is free again.
-      if (this.#failed) await this.#pending;
-      const used = this.#used;
-      const count = this.#frameCount;
-      const buffers = { buffer: this.#buffer, frames: this.#frames };
-      const previous = this.#pending;
-      const framing =
-        count > 0 ? frameElsewhere(buffers.buffer, buffers.frames, count) : Promise.resolve(buffers);
-      const write = (async () => {
-        const framed = await framing;
-        await previous;
-        await output.write(framed.buffer.subarray(0, used));
-        this.#free.push(framed);
-      })();
-      write.catch(() => {
-        this.#failed = true;
-      });
-      this.#pending = write;
-      this.#segments = [];
-      this.#segmentBytes = 0;
-      // Several buffers in flight smooth out the CRC thread's and the disk's pace; past the limit,
-      // the next buffer waits for the writes.
-      if (this.#free.length === 0 && this.#deferredBuffers >= MAX_DEFERRED_BUFFERS) await this.#pending;
-      this.#takeDeferred();
-      return;
-    }
-    // The spare buffer's write must finish before it is filled again.
-    await this.#pending;
-    const segments = this.#segments;
-    const write = segments.length === 1 ? output.write(segments[0]!) : output.writev(segments);
-    // A rejection surfaces at the next await of #pending; the no-op catch keeps it from going unhandled.
-    write.catch(() => undefined);
-    this.#pending = write;
-    this.#segments = [];
-    this.#segmentBytes = 0;
-    if (this.#used > 0) {
-      const full = this.#buffer;
-      this.#take(false);
-      if (!this.#deferred) this.#spare = full;
-    }
-  }
-
-  /** Starts the next buffer after a deferred one: a free one, or a new one of the right kind. */
-  #takeDeferred(): void {
-    const free = this.settings.crcThread && crcThread.ready ? this.#free.pop() : undefined;
-    if (free !== undefined) {
-      this.#buffer = free.buffer;
-      this.#frames = free.frames;
-      this.#deferred = true;
-    } else {
-      this.#buffer = this.#newBuffer();
-    }
-    this.#frameCount = 0;
-    this.#view = new DataView(this.#buffer.buffer);
-    this.#used = 0;
-    this.#ownStart = 0;
-  }
-
-  /** Starts the next buffer after an ordinary one: the spare, or a new one if the kind changes. */
-  #take(wasDeferred: boolean): void {
-    const spare = this.#spare;
-    const deferred = this.settings.crcThread && crcThread.ready;
-    if (spare !== undefined && deferred === wasDeferred) {
-      this.#buffer = spare;
-      this.#deferred = deferred;
-    } else {
-      this.#buffer = this.#newBuffer();
-    }
-    this.#spare = undefined;
-    this.#frameCount = 0;
-    this.#view = new DataView(this.#buffer.buffer);
-    this.#used = 0;
-    this.#ownStart = 0;
-  }
-}
-
-/**
- * Frames a full buffer on the CRC thread (moved there and back), or here when the thread is not
- * ready. A thread that dies while it holds the buffer loses it: that is an error, never a short file.
- */
-async function frameElsewhere(buffer: Uint8Array, frames: Int32Array, count: number): Promise<Framed> {
-  if (crcThread.ready) {
-    const back = await crcThread.frame(buffer.buffer as ArrayBuffer, frames.buffer as ArrayBuffer, count);
-    return { buffer: new Uint8Array(back.buffer), frames: new Int32Array(back.frames) };
-  }
-  fillFrameCrcsHere(buffer, frames, count);
-  return { buffer, frames };
-}
-
-interface Framed {
-  readonly buffer: Uint8Array;
-  readonly frames: Int32Array;
 }
