@@ -43,8 +43,19 @@ const TABLES = buildTables(POLYNOMIAL) as Tuple<Int32Array, 16>;
  * @default previous 0 (a fresh CRC)
  */
 export function crc32c(data: Uint8Array, previous = 0): number {
-  return crc32cRange(new DataView(data.buffer, data.byteOffset, data.byteLength), 0, data.length, previous);
+  const length = data.length;
+  // Short inputs (a frame's 8 length bytes) byte by byte: no view to allocate for them.
+  if (length < SHORT_INPUT) {
+    const table = TABLES[0];
+    let crc = ~previous;
+    for (let index = 0; index < length; index++) crc = table[(crc ^ data[index]!) & 0xff]! ^ (crc >>> 8);
+    return ~crc >>> 0;
+  }
+  return crc32cRange(new DataView(data.buffer, data.byteOffset, length), 0, length, previous);
 }
+
+/** Below this many bytes {@link crc32c} goes byte by byte rather than make a view. */
+const SHORT_INPUT = 64;
 
 /**
  * CRC-32C of the bytes from `start` to `end` of `view`: {@link crc32c} without a view or a copy per

@@ -157,9 +157,8 @@ export class FrameBuffers {
   async appendFramedDirect(buffer: Uint8Array, offset: number, length: number): Promise<void> {
     await this.#flush();
     await this.#pending;
-    const start = offset - HEADER_BYTES;
-    frameInPlace(buffer, start, length, fastCrc32c);
-    await this.#output.write(buffer.subarray(start, offset + length + 4));
+    this.#roomFramer.frame(buffer, offset, length);
+    await this.#output.write(buffer.subarray(offset - HEADER_BYTES, offset + length + 4));
   }
 
   /** Ends the open run of frames: a short one is copied into the buffer, a long one becomes a segment. */

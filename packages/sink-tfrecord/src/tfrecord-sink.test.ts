@@ -3,6 +3,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as core from '@tfpipe/core';
 import { TfpipeError, bytes, example, int64, reportOf, type Example } from '@tfpipe/core';
+import { rejectionOf } from '@tfpipe/core/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, hex, randomPayloads, tempDir, writeAll } from './__fixtures__/helpers.js';
 import { readManifest, type TfrecordManifest } from './manifest.js';
@@ -22,15 +23,6 @@ async function readPayloads(
   compression: TfrecordCompression | 'auto' = 'auto',
 ): Promise<string[]> {
   return (await collect(tfrecordSource({ paths: file, compression }))).map((record) => hex(record.data));
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TfpipeError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!TfpipeError.is(error)) throw new Error(`expected a TfpipeError, got ${String(error)}`);
-  return error;
 }
 
 const sha256 = async (file: string): Promise<string> =>
@@ -204,7 +196,7 @@ describe('tfrecordSink', () => {
   it('refuses to mix old and new output: OUTPUT_EXISTS without overwrite, all replaced with it', async () => {
     const directory = await tempDir();
     await writeAll(tfrecordSink({ directory, prefix: 'r', shards: 4 }), payloads);
-    const error = await rejection(writeAll(tfrecordSink({ directory, prefix: 'r', shards: 2 }), payloads));
+    const error = await rejectionOf(writeAll(tfrecordSink({ directory, prefix: 'r', shards: 2 }), payloads));
     expect(error.code).toBe('OUTPUT_EXISTS');
     expect(error.fatal).toBe(true);
     expect(error.position.file).toBe(join(directory, 'r-00000-of-00004.tfrecord'));
@@ -219,7 +211,9 @@ describe('tfrecordSink', () => {
     ]);
     const single = join(directory, 'one.tfrecord');
     await writeFile(single, 'old');
-    expect((await rejection(writeAll(tfrecordSink({ path: single }), payloads))).code).toBe('OUTPUT_EXISTS');
+    expect((await rejectionOf(writeAll(tfrecordSink({ path: single }), payloads))).code).toBe(
+      'OUTPUT_EXISTS',
+    );
     expect(await readFile(single, 'utf8')).toBe('old');
   });
 
@@ -228,12 +222,12 @@ describe('tfrecordSink', () => {
     const directory = await tempDir();
     await writeFile(join(directory, 'file.txt'), 'x');
     const under = join(directory, 'file.txt', 'out');
-    const error = await rejection(writeAll(tfrecordSink({ directory: under, prefix: 'x' }), payloads));
+    const error = await rejectionOf(writeAll(tfrecordSink({ directory: under, prefix: 'x' }), payloads));
     expect(error).toMatchObject({ code: 'OUTPUT_UNWRITABLE', fatal: true, stage: 'tfrecordSink' });
     expect(error.position.file).toBe(under);
-    const single = await rejection(writeAll(tfrecordSink({ path: join(under, 'a.tfrecord') }), payloads));
+    const single = await rejectionOf(writeAll(tfrecordSink({ path: join(under, 'a.tfrecord') }), payloads));
     expect(single.code).toBe('OUTPUT_UNWRITABLE');
-    const isDirectory = await rejection(
+    const isDirectory = await rejectionOf(
       writeAll(tfrecordSink({ path: directory, overwrite: true }), payloads),
     );
     expect(isDirectory.code).toBe('OUTPUT_UNWRITABLE');
@@ -262,6 +256,7 @@ describe('tfrecordSink', () => {
       [{ directory: '/tmp', compression: 'bz2' as never }, /compression must be one of/],
       [{ directory: '/tmp', level: 11 }, /level must be/],
       [{ directory: '/tmp', maxBytes: 0 }, /maxBytes must be an integer of at least 1/],
+      [{ path: '/tmp/x', crcThread: 'yes' as never }, /crcThread must be true or false/],
       [{}, /give path/],
     ];
     for (const [options, message] of cases) {
@@ -283,7 +278,7 @@ describe('tfrecordSink', () => {
     await writeAll(sink, [payloads[0]!, 'text' as never, payloads[1]!]);
     expect(await readPayloads(path)).toEqual([hex(payloads[0]!), hex(payloads[1]!)]);
     expect(reportOf(sink)).toMatchObject({ records: 2, skipped: 1 });
-    const failing = await rejection(
+    const failing = await rejectionOf(
       writeAll(tfrecordSink({ path: join(directory, 'f.tfrecord') }), [payloads[0]!, 42 as never]),
     );
     expect(failing).toMatchObject({ code: 'FEATURE_TYPE', position: { recordIndex: 1 } });

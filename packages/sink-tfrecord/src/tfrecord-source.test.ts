@@ -1,7 +1,8 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync, gzipSync } from 'node:zlib';
-import { TfpipeError, reportOf, type StageReport } from '@tfpipe/core';
+import { reportOf, type StageReport } from '@tfpipe/core';
+import { rejectionOf } from '@tfpipe/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
   CORPUS,
@@ -17,15 +18,6 @@ import { countRecords, verifyTfrecord } from './read-examples.js';
 import type { LostRegion } from './tf-record.js';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';
-
-async function rejection(promise: Promise<unknown>): Promise<TfpipeError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!TfpipeError.is(error)) throw new Error(`expected a TfpipeError, got ${String(error)}`);
-  return error;
-}
 
 const details = (report: StageReport | undefined) =>
   report?.details as {
@@ -108,12 +100,12 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
     const path = join(directory, 'x.tfrecord');
     await writeFile(path, gzipSync(framedFile(randomPayloads(3, 20))));
     expect((await collect(tfrecordSource({ paths: path, compression: 'gzip' }))).length).toBe(3);
-    const error = await rejection(collect(tfrecordSource({ paths: path, compression: 'none' })));
+    const error = await rejectionOf(collect(tfrecordSource({ paths: path, compression: 'none' })));
     expect(error).toMatchObject({
       code: 'RECORD_CRC',
       position: { file: path, byteOffset: 0, recordIndex: 0 },
     });
-    const zlib = await rejection(collect(tfrecordSource({ paths: path, compression: 'zlib' })));
+    const zlib = await rejectionOf(collect(tfrecordSource({ paths: path, compression: 'zlib' })));
     expect(zlib).toMatchObject({ code: 'DECOMPRESS', position: { file: path } });
   });
 
@@ -124,7 +116,7 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
     const gz = gzipSync(raw);
     const path = join(directory, 'cut.tfrecord.gz');
     await writeFile(path, gz.subarray(0, Math.floor(gz.length / 2)));
-    const error = await rejection(collect(tfrecordSource({ paths: path })));
+    const error = await rejectionOf(collect(tfrecordSource({ paths: path })));
     expect(error.code).toBe('DECOMPRESS');
     expect(error.message).toMatch(
       new RegExp(`^cannot decompress gzip data at byte \\d+ of ${path}: unexpected end of file$`),
@@ -153,7 +145,7 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
       compressed[compressed.length - (format === 'gzip' ? 6 : 2)]! ^= 0x10;
       const path = join(directory, `trailer.tfrecord.${format === 'gzip' ? 'gz' : 'zz'}`);
       await writeFile(path, compressed);
-      const error = await rejection(collect(tfrecordSource({ paths: path })));
+      const error = await rejectionOf(collect(tfrecordSource({ paths: path })));
       expect(error.code).toBe('DECOMPRESS');
       const source = tfrecordSource({ paths: path, onError: 'skip' });
       const kept = await collect(source);
@@ -170,7 +162,7 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
     bytes[offsets[6]! + 12]! ^= 0xff;
     const path = join(directory, 'bad.tfrecord');
     await writeFile(path, bytes);
-    const error = await rejection(collect(tfrecordSource({ paths: path })));
+    const error = await rejectionOf(collect(tfrecordSource({ paths: path })));
     expect(error.message).toBe(
       `corrupted record at byte ${offsets[6]} (record 6) of ${path}: data CRC mismatch`,
     );
@@ -198,15 +190,15 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
 
   it('fails on missing files, directories and empty globs with the path', async () => {
     const directory = await tempDir();
-    const missing = await rejection(collect(tfrecordSource({ paths: join(directory, 'nope.tfrecord') })));
+    const missing = await rejectionOf(collect(tfrecordSource({ paths: join(directory, 'nope.tfrecord') })));
     expect(missing).toMatchObject({
       code: 'INPUT_NOT_FOUND',
       fatal: true,
       position: { file: join(directory, 'nope.tfrecord') },
     });
-    const folder = await rejection(collect(tfrecordSource({ paths: directory })));
+    const folder = await rejectionOf(collect(tfrecordSource({ paths: directory })));
     expect(folder).toMatchObject({ code: 'INPUT_NOT_FILE', fatal: true, position: { file: directory } });
-    const glob = await rejection(collect(tfrecordSource({ paths: join(directory, '*.tfrecord') })));
+    const glob = await rejectionOf(collect(tfrecordSource({ paths: join(directory, '*.tfrecord') })));
     expect(glob.code).toBe('INPUT_NOT_FOUND');
     expect(() => tfrecordSource({ paths: [] as never })).not.toThrow();
     expect(() => tfrecordSource({ paths: '' })).toThrow(/paths must be/);

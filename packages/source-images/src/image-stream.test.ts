@@ -1,5 +1,5 @@
-// The source contract (core's testSource suite is not in core's dist yet, so these are its checks
-// written locally): empty input, ordering, backpressure, cancellation, errors with code and position.
+// What the core conformance suite (image-conformance.test.ts) does not cover: order with images of
+// mixed sizes in flight, how far the source reads ahead, and imageExamples.
 import * as path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -19,11 +19,6 @@ let dir: string;
 eachTemporaryDirectory((made) => (dir = made));
 
 describe('imageSource as a stream', () => {
-  it('an empty class folder gives zero records', async () => {
-    await put(dir, 'cat/.hidden', 'x');
-    expect(await collectAll(imageSource({ folder: dir }))).toEqual([]);
-  });
-
   it('keeps input order with many images in flight, big and small mixed', async () => {
     const names: string[] = [];
     for (let index = 0; index < 12; index++) {
@@ -52,14 +47,6 @@ describe('imageSource as a stream', () => {
     let count = 1;
     while (!(await reader.read()).done) count++;
     expect(count).toBe(8);
-  });
-
-  it('cancelling stops the source and leaves nothing running', async () => {
-    for (let index = 0; index < 6; index++) await put(dir, `c/${index}.png`, await solid(2, 2, 3, 'png'));
-    const reader = imageSource({ folder: dir, concurrency: 2 }).getReader();
-    await reader.read();
-    await reader.cancel();
-    expect((await reader.read()).done).toBe(true);
   });
 });
 

@@ -4,15 +4,14 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TfpipeError } from '@tfpipe/core';
+import type { TfpipeError } from '@tfpipe/core';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { iterate } from './__fixtures__/iterate.js';
+import { rejectionOf } from '@tfpipe/core/testing';
 import { describe, expect, test } from 'vitest';
 import { compareRow } from './__fixtures__/compare-rows.js';
 import { parquetSchema } from './node/parquet-schema.js';
-import { parquetSource } from './node/parquet-source.js';
-import type { ParquetSourceOptions } from './node/parquet-source.js';
+import { collectRows } from './__fixtures__/collect-rows.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const corpus = path.resolve(repoRoot, '../shared/corpus/parquet');
@@ -43,21 +42,6 @@ const NULL_IN_LIST: Record<string, { first: number; rows: number }> = {
   'list_columns.parquet': { first: 1, rows: 2 },
 };
 
-async function collectRows(options: ParquetSourceOptions): Promise<Record<string, any>[]> {
-  const rows: Record<string, any>[] = [];
-  for await (const row of iterate(parquetSource(options))) rows.push(row);
-  return rows;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TfpipeError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(TfpipeError.is(error), String(error)).toBe(true);
-  return error as TfpipeError;
-}
-
 async function hyparquetRows(file: string, columns?: string[]): Promise<Record<string, any>[]> {
   const bytes = readFileSync(file);
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
@@ -73,7 +57,7 @@ describe.each(files)('%s', (name) => {
 
   if (name in CORRUPT) {
     test('fails with a TfpipeError naming file, row group and column', async () => {
-      const error = await rejection(collectRows({ path: file }));
+      const error = await rejectionOf(collectRows({ path: file }));
       expect(error.code).toBe(CORRUPT[name]!.code);
       expect(error.position).toMatchObject({ file, rowGroup: 0, field: CORRUPT[name]!.field });
     });
@@ -82,7 +66,7 @@ describe.each(files)('%s', (name) => {
 
   if (name in UNSUPPORTED_COLUMN) {
     test('fails before any row with PARQUET_UNSUPPORTED naming the column; the other columns convert', async () => {
-      const error = await rejection(collectRows({ path: file }));
+      const error = await rejectionOf(collectRows({ path: file }));
       expect(error.code).toBe('PARQUET_UNSUPPORTED');
       expect(error.position).toMatchObject({ file, field: UNSUPPORTED_COLUMN[name] });
       if (name.startsWith('large_string_map')) return; // its only column is the >2 GB map
@@ -105,7 +89,7 @@ describe.each(files)('%s', (name) => {
     const schema = await parquetSchema(file);
     const nullRows = NULL_IN_LIST[name];
     if (nullRows !== undefined) {
-      const error = await rejection(collectRows({ path: file }));
+      const error = await rejectionOf(collectRows({ path: file }));
       expect(error.position).toMatchObject({
         file,
         rowGroup: 0,
@@ -128,7 +112,7 @@ describe.each(files)('%s', (name) => {
 
 test('large_string_map.brotli.parquet under nested: parallel is refused before decoding 2 GB', async () => {
   const file = path.join(corpus, 'large_string_map.brotli.parquet');
-  const error = await rejection(collectRows({ path: file, nested: 'parallel' }));
+  const error = await rejectionOf(collectRows({ path: file, nested: 'parallel' }));
   expect(error.code).toBe('PARQUET_UNSUPPORTED');
   expect(error.position).toMatchObject({ file, rowGroup: 0, field: 'arr.key_value.key' });
 });

@@ -7,8 +7,8 @@ import { buildExamples, positionOf, reportOf, run } from '@tfpipe/core';
 import type { TfpipeError } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { parquetWriteFile } from 'hyparquet-writer';
+import { collect } from '@tfpipe/core/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { iterate } from './__fixtures__/iterate.js';
 import { parquetExampleSpec } from './parquet-example-spec.js';
 import { parquetSchema } from './node/parquet-schema.js';
 import { parquetSource } from './node/parquet-source.js';
@@ -21,12 +21,6 @@ const corpus = path.resolve(
 const ROWS = 2500;
 let directory: string;
 let file: string;
-
-async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of iterate(stream)) items.push(item);
-  return items;
-}
 
 /** One row per chunk (the options never set batchSize). */
 async function rows(options: Omit<ParquetSourceOptions, 'batchSize'>): Promise<Record<string, any>[]> {

@@ -3,14 +3,14 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TfpipeError, positionOf, reportOf } from '@tfpipe/core';
+import { positionOf, reportOf } from '@tfpipe/core';
 import { parquetWriteFile } from 'hyparquet-writer';
-import { iterate } from './__fixtures__/iterate.js';
+import { rejectionOf } from '@tfpipe/core/testing';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parquetExampleSpec } from './parquet-example-spec.js';
 import { parquetSchema } from './node/parquet-schema.js';
 import { parquetSource } from './node/parquet-source.js';
-import type { ParquetSourceOptions } from './node/parquet-source.js';
+import { collectRows } from './__fixtures__/collect-rows.js';
 
 const corpus = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -29,21 +29,6 @@ function writeTen(file: string, extra: { name: string; data: unknown[] }[] = [])
       ...extra,
     ],
   });
-}
-
-async function collectRows(options: ParquetSourceOptions): Promise<Record<string, any>[]> {
-  const rows: Record<string, any>[] = [];
-  for await (const row of iterate(parquetSource(options))) rows.push(row);
-  return rows;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<TfpipeError> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  expect(TfpipeError.is(error), String(error)).toBe(true);
-  return error as TfpipeError;
 }
 
 const openFileDescriptors = async (): Promise<number> => (await readdir('/proc/self/fd')).length;
@@ -104,7 +89,7 @@ describe('positions and ranges', () => {
   });
 
   test('an unknown column fails with PARQUET_COLUMN naming file and column', async () => {
-    const error = await rejection(collectRows({ path: tenRows, columns: ['n', 'nope'] }));
+    const error = await rejectionOf(collectRows({ path: tenRows, columns: ['n', 'nope'] }));
     expect(error.code).toBe('PARQUET_COLUMN');
     expect(error.position).toEqual({ file: tenRows, field: 'nope' });
   });
@@ -127,11 +112,9 @@ describe('streaming', () => {
   test('an error while decoding closes the file and emits no row of the broken slice', async () => {
     const before = await openFileDescriptors();
     const rows: unknown[] = [];
-    const error = await rejection(
+    const error = await rejectionOf(
       (async () => {
-        for await (const row of iterate(
-          parquetSource({ path: path.join(corpus, 'nation.dict-malformed.parquet') }),
-        ))
+        for await (const row of parquetSource({ path: path.join(corpus, 'nation.dict-malformed.parquet') }))
           rows.push(row);
       })(),
     );
@@ -142,7 +125,7 @@ describe('streaming', () => {
 
   test('the report holds the mapped schema, records and bytes', async () => {
     const stream = parquetSource({ path: tenRows });
-    for await (const _ of iterate(stream));
+    for await (const _ of stream);
     const report = reportOf(stream)!;
     expect(report.records).toBe(10);
     expect(report.bytes).toBeGreaterThan(0);
@@ -159,7 +142,7 @@ describe('bad input', () => {
   test('a CSV file is not a Parquet file', async () => {
     const file = path.join(directory, 'data.csv');
     await writeFile(file, 'a,b\n1,2\n3,4\n');
-    const error = await rejection(collectRows({ path: file }));
+    const error = await rejectionOf(collectRows({ path: file }));
     expect(error.code).toBe('PARQUET_FORMAT');
     expect(error.message).toMatch(/not a Parquet file in .*data\.csv: bad magic "a,b\\n" at byte 0/);
   });
@@ -168,7 +151,7 @@ describe('bad input', () => {
     const file = path.join(directory, 'truncated.parquet');
     const bytes = await readFile(tenRows);
     await writeFile(file, bytes.subarray(0, bytes.length - 10));
-    const error = await rejection(collectRows({ path: file }));
+    const error = await rejectionOf(collectRows({ path: file }));
     expect(error.code).toBe('PARQUET_FORMAT');
     expect(error.position.file).toBe(file);
   });
@@ -179,12 +162,12 @@ describe('bad input', () => {
     const footerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 8, true);
     bytes.fill(0xff, bytes.length - 8 - footerLength, bytes.length - 8);
     await writeFile(file, bytes);
-    const error = await rejection(collectRows({ path: file }));
+    const error = await rejectionOf(collectRows({ path: file }));
     expect(error.code).toBe('PARQUET_FORMAT');
   });
 
   test('a missing path fails with INPUT_NOT_FOUND', async () => {
-    const error = await rejection(collectRows({ path: path.join(directory, 'nope.parquet') }));
+    const error = await rejectionOf(collectRows({ path: path.join(directory, 'nope.parquet') }));
     expect(error.code).toBe('INPUT_NOT_FOUND');
   });
 
@@ -231,9 +214,9 @@ describe('many files', () => {
     await copyFile(tenRows, path.join(mixed, 'a.parquet'));
     writeTen(path.join(mixed, 'b.parquet'), [{ name: 'extra', data: Array.from({ length: 10 }, () => 1.5) }]);
     const rows: unknown[] = [];
-    const error = await rejection(
+    const error = await rejectionOf(
       (async () => {
-        for await (const row of iterate(parquetSource({ path: mixed }))) rows.push(row);
+        for await (const row of parquetSource({ path: mixed })) rows.push(row);
       })(),
     );
     expect(rows).toHaveLength(0);
@@ -270,7 +253,7 @@ describe('nested columns', () => {
         { name: 'tag', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'REQUIRED' },
       ],
     });
-    const error = await rejection(collectRows({ path: file }));
+    const error = await rejectionOf(collectRows({ path: file }));
     expect(error.code).toBe('PARQUET_UNSUPPORTED');
     expect(error.position).toEqual({ file, field: 'boxes' });
     const rows = await collectRows({ path: file, nested: 'parallel' });

@@ -6,23 +6,16 @@ import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parquetWriteFile } from 'hyparquet-writer';
-import { iterate } from './__fixtures__/iterate.js';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { parquetSchema } from './node/parquet-schema.js';
 import { parquetSource } from './node/parquet-source.js';
-import type { ParquetSourceOptions } from './node/parquet-source.js';
+import { collectRows } from './__fixtures__/collect-rows.js';
 
 const parquetjs = createRequire(import.meta.url)('parquetjs-lite');
 const decoder = new TextDecoder();
 let directory: string;
 let v1File: string;
 let v2File: string;
-
-async function collectRows(options: ParquetSourceOptions): Promise<Record<string, any>[]> {
-  const rows: Record<string, any>[] = [];
-  for await (const row of iterate(parquetSource(options))) rows.push(row);
-  return rows;
-}
 
 const text = (value: Uint8Array | null): string | null => (value === null ? null : decoder.decode(value));
 
@@ -244,9 +237,7 @@ test('separator names struct fields', async () => {
 test('a file written in one piece matches the bytes read with a Blob', async () => {
   const bytes = await readFile(v2File);
   const rows: Record<string, any>[] = [];
-  for await (const row of iterate(
-    parquetSource({ file: new Blob([bytes]), name: 'blob.parquet', columns: ['big'] }),
-  ))
+  for await (const row of parquetSource({ file: new Blob([bytes]), name: 'blob.parquet', columns: ['big'] }))
     rows.push(row);
   expect(rows.map((row) => row.big)).toEqual([2n ** 62n + 1n, -(2n ** 63n), 9_007_199_254_740_993n]);
 });

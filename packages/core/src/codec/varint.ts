@@ -53,7 +53,14 @@ export function writeInt64Varint(target: Uint8Array, position: number, value: bi
     low = Number(unsigned & 0xffffffffn);
     high = Number(unsigned >> 32n);
   }
-  // The layout protobuf uses for a 64-bit varint split in two 32-bit halves.
+  return writeVarint64(target, position, low, high);
+}
+
+/**
+ * Writes the 64-bit value `high * 2^32 + low` (two unsigned 32-bit halves) as a varint, the way
+ * protobuf does; returns the position after it.
+ */
+export function writeVarint64(target: Uint8Array, position: number, low: number, high: number): number {
   while (high > 0) {
     target[position++] = (low & 0x7f) | 0x80;
     low = ((low >>> 7) | (high << 25)) >>> 0;

@@ -6,21 +6,11 @@ import type { Example, SequenceExample } from '../model/example.js';
 import { example, sequenceExample } from '../model/example.js';
 import { int64 } from '../model/feature.js';
 import { parseExamples } from './parse-examples.js';
+import { collect, fromArray } from '../testing/index.js';
 
-async function through<In, Out>(values: readonly In[], stage: TransformStream<In, Out>): Promise<Out[]> {
-  const output: Out[] = [];
-  const readable = new ReadableStream<In>({
-    start(controller) {
-      for (const value of values) controller.enqueue(value);
-      controller.close();
-    },
-  }).pipeThrough(stage);
-  for (const reader = readable.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) return output;
-    output.push(value);
-  }
-}
+/** The values through one stage, collected. */
+const through = <In, Out>(values: readonly In[], stage: TransformStream<In, Out>): Promise<Out[]> =>
+  collect(fromArray(values).pipeThrough(stage));
 
 describe('parseExamples', () => {
   test('decodes bytes and { data } records; payloadType picks the output type', async () => {

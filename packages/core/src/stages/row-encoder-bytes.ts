@@ -1,6 +1,6 @@
 /** Byte-level helpers of the direct row encoder: templates, sizes, copies, varints. */
 import { encodeExample } from '../codec/encode-example.js';
-import { varintSize, writeVarint } from '../codec/varint.js';
+import { varintSize, writeVarint, writeVarint64 } from '../codec/varint.js';
 import type { Feature } from '../model/feature.js';
 import type { RowSlots } from './row-cells.js';
 
@@ -64,19 +64,7 @@ export function copy(source: Uint8Array, target: Uint8Array, position: number): 
 
 /** A negative safe integer as the 10-byte varint of its 64-bit two's complement, without a bigint. */
 export function writeNegative(target: Uint8Array, position: number, value: number): number {
-  let low = value >>> 0;
-  let high = Math.floor(value / 0x1_0000_0000) >>> 0;
-  while (high > 0) {
-    target[position++] = (low & 0x7f) | 0x80;
-    low = ((low >>> 7) | (high << 25)) >>> 0;
-    high >>>= 7;
-  }
-  while (low > 0x7f) {
-    target[position++] = (low & 0x7f) | 0x80;
-    low >>>= 7;
-  }
-  target[position++] = low;
-  return position;
+  return writeVarint64(target, position, value >>> 0, Math.floor(value / 0x1_0000_0000) >>> 0);
 }
 
 /** The map entry bytes of one feature, cut from the Example the codec writes for it alone. */

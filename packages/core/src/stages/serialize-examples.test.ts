@@ -4,21 +4,11 @@ import { TfpipeError } from '../errors/tfpipe-error.js';
 import { example, sequenceExample } from '../model/example.js';
 import { float, int64 } from '../model/feature.js';
 import { serializeExamples } from './serialize-examples.js';
+import { collect, fromArray } from '../testing/index.js';
 
-async function through<In, Out>(values: readonly In[], stage: TransformStream<In, Out>): Promise<Out[]> {
-  const output: Out[] = [];
-  const readable = new ReadableStream<In>({
-    start(controller) {
-      for (const value of values) controller.enqueue(value);
-      controller.close();
-    },
-  }).pipeThrough(stage);
-  for (const reader = readable.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) return output;
-    output.push(value);
-  }
-}
+/** The values through one stage, collected. */
+const through = <In, Out>(values: readonly In[], stage: TransformStream<In, Out>): Promise<Out[]> =>
+  collect(fromArray(values).pipeThrough(stage));
 
 const hex = (data: Uint8Array): string =>
   Array.from(data, (byte) => byte.toString(16).padStart(2, '0')).join('');

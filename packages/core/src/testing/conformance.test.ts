@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { attachReport, withPosition } from '../contract/plugin-contract.js';
 import type { Reporter } from '../contract/plugin-contract.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
-import { ConformanceError, sinkChecks, sourceChecks, testSink, testSource } from './index.js';
+import { ConformanceError, rejectionOf, sinkChecks, sourceChecks, testSink, testSource } from './index.js';
 import type { SinkSuiteOptions, SourceSuiteOptions } from './index.js';
 
 // An in-memory "file system" whose open handles can be counted, and a source and a sink over it,
@@ -185,5 +185,14 @@ describe('the sink suite catches broken sinks', () => {
     expect(String(await failureOf(sinkChecks(sinkSuite('dirty-abort')), 'abort leaves'))).toMatch(
       /after abort/,
     );
+  });
+});
+
+describe('rejectionOf', () => {
+  it('gives the TfpipeError a promise rejects with, and fails on anything else', async () => {
+    const error = new TfpipeError('INVALID_OPTION', 'bad', { stage: 'test' });
+    expect(await rejectionOf(Promise.reject(error))).toBe(error);
+    await expect(rejectionOf(Promise.resolve(1))).rejects.toThrow(/resolved/);
+    await expect(rejectionOf(Promise.reject(new Error('plain')))).rejects.toThrow(/got Error: plain/);
   });
 });

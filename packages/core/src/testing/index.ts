@@ -7,6 +7,7 @@
 export { fromArray } from './from-array.js';
 export type { FromArrayOptions } from './from-array.js';
 export { collect } from './collect.js';
+export { rejectionOf } from './rejection.js';
 export { slowSink } from './slow-sink.js';
 export type { CollectingSink } from './slow-sink.js';
 export { sourceChecks } from './source-checks.js';

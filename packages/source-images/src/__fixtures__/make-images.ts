@@ -130,13 +130,5 @@ export function value(feature: unknown): unknown {
   return values(feature)[0];
 }
 
-/** All chunks of a stream. */
-export async function collectAll<T>(stream: ReadableStream<T>): Promise<T[]> {
-  const out: T[] = [];
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value: chunk } = await reader.read();
-    if (done) return out;
-    out.push(chunk);
-  }
-}
+/** All chunks of a stream (core's `collect`). */
+export { collect as collectAll } from '@tfpipe/core/testing';
