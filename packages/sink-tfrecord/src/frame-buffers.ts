@@ -1,3 +1,4 @@
+import { FRAME_TRAILER_BYTES } from '@tfpipe/core';
 import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
 import { crcThread, frameElsewhere } from './crc-thread.js';
 import { RoomFramer } from './room-framer.js';
@@ -12,6 +13,18 @@ export type PayloadWriter = (target: Uint8Array, offset: number) => number;
 export type ValueWriter<T> = (value: T, target: Uint8Array, offset: number) => number;
 
 const LARGEST_CACHED_LENGTH = 1 << 20;
+
+/** Writes a frame's uint64 little-endian length (below 2^32 here) at `offset`. */
+function putLength(target: Uint8Array, offset: number, length: number): void {
+  target[offset] = length & 0xff;
+  target[offset + 1] = (length >>> 8) & 0xff;
+  target[offset + 2] = (length >>> 16) & 0xff;
+  target[offset + 3] = length >>> 24;
+  target[offset + 4] = 0;
+  target[offset + 5] = 0;
+  target[offset + 6] = 0;
+  target[offset + 7] = 0;
+}
 
 /** Deferred buffers per file at most: one filling, the others with the CRC thread or the disk. */
 const MAX_DEFERRED_BUFFERS = 4;
@@ -52,6 +65,14 @@ export class FrameBuffers {
   #runStart = 0;
   #runEnd = 0;
   readonly #roomFramer = new RoomFramer();
+  /**
+   * Deferred mode: frames already counted in `#used` whose bytes are still in their encoder's chunk,
+   * from `#copyStart` to `#copyEnd` of `#copyBuffer`; they go to `#copyTarget` of the buffer.
+   */
+  #copyBuffer: Uint8Array | undefined;
+  #copyStart = 0;
+  #copyEnd = 0;
+  #copyTarget = 0;
   /**
    * The buffer's CRCs are filled in when it is flushed, on the CRC thread, while this thread fills
    * the other buffer: `#frames` lists the frames' offsets.
@@ -120,12 +141,29 @@ export class FrameBuffers {
   tryAppendFramed(buffer: Uint8Array, offset: number, length: number): boolean {
     const frameBytes = length + FRAME_OVERHEAD;
     if (this.#deferred) {
-      // The buffer goes to the CRC thread whole: the record is copied in (a record larger than the
-      // buffer takes `appendFramedDirect`).
+      // The buffer goes to the CRC thread whole, so the record is copied in (a record larger than the
+      // buffer takes `appendFramedDirect`). Records that lie one after the other in their chunk, as
+      // an encoder writes them, are copied together, frame room and all, when the run ends: each
+      // record's length goes into its room first, and the thread fills in both CRCs.
       const used = this.#used;
       if (this.#buffer.length - used < frameBytes) return false;
-      this.#buffer.set(buffer.subarray(offset, offset + length), used + HEADER_BYTES);
-      this.#frameAt(used, length);
+      if (length >= DEFERRED_MAX_BYTES) {
+        this.#copyPending();
+        this.#buffer.set(buffer.subarray(offset, offset + length), used + HEADER_BYTES);
+        this.#frameAt(used, length);
+        this.#used = used + frameBytes;
+        return true;
+      }
+      const start = offset - HEADER_BYTES;
+      if (buffer !== this.#copyBuffer || start !== this.#copyEnd) {
+        this.#copyPending();
+        this.#copyBuffer = buffer;
+        this.#copyStart = start;
+        this.#copyTarget = used;
+      }
+      this.#copyEnd = offset + length + FRAME_TRAILER_BYTES;
+      putLength(buffer, start, length);
+      this.#frames[this.#frameCount++] = used;
       this.#used = used + frameBytes;
       return true;
     }
@@ -159,6 +197,14 @@ export class FrameBuffers {
     await this.#pending;
     this.#roomFramer.frame(buffer, offset, length);
     await this.#output.write(buffer.subarray(offset - HEADER_BYTES, offset + length + 4));
+  }
+
+  /** Copies the frames still in their encoder's chunk into the buffer (deferred mode). */
+  #copyPending(): void {
+    const source = this.#copyBuffer;
+    if (source === undefined) return;
+    this.#buffer.set(source.subarray(this.#copyStart, this.#copyEnd), this.#copyTarget);
+    this.#copyBuffer = undefined;
   }
 
   /** Ends the open run of frames: a short one is copied into the buffer, a long one becomes a segment. */
@@ -261,6 +307,7 @@ export class FrameBuffers {
   }
 
   async #flush(): Promise<void> {
+    this.#copyPending();
     if (this.#runBuffer !== undefined) this.#closeRun();
     this.#closeOwn();
     if (this.#segments.length === 0) return;

@@ -8,6 +8,7 @@ import {
   encodeExample,
   example,
   int64,
+  reportOf,
   type Example,
 } from '@tfpipe/core';
 import { describe, expect, it, vi } from 'vitest';
@@ -104,6 +105,10 @@ describe('records framed where their encoder left room', () => {
         // The thread framed buffers only when it was asked to (and ready).
         if (thread) expect(crcThread.framed).toBeGreaterThan(framedBefore);
         else expect(crcThread.framed).toBe(framedBefore);
+        expect(reportOf(sink)).toMatchObject({
+          records: values.length,
+          shards: [{ path, records: values.length }],
+        });
         const data = (await collect(tfrecordSource({ paths: path }))).map((record) => hex(record.data));
         expect(data).toEqual(expected(values).map((value) => hex(encodeExample(value))));
         if (options.compression === undefined) {

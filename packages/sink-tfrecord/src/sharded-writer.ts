@@ -99,6 +99,19 @@ export class ShardedWriter {
    * current buffer: per-record promises would cost more than the framing.
    */
   write(record: SinkInput): Promise<void> | undefined {
+    // The common record, an Example `buildExamples` encoded with room for its frame, once the payload
+    // type is settled and with no statistics to gather: it passes the checks below by construction.
+    if (record instanceof EncodedExample && this.#stats === undefined && this.#payloadType === 'Example') {
+      const length = record.byteLength;
+      if (length < DIRECT_PAYLOAD_BYTES && record.frameRoom) {
+        const shard = this.#readyShard(length + FRAME_OVERHEAD);
+        if (shard?.tryAppendFramed(record.buffer, record.byteOffset, length) === true) {
+          this.#inputIndex++;
+          this.#written++;
+          return undefined;
+        }
+      }
+    }
     const recordIndex = this.#inputIndex++;
     let length: number;
     let value: Example | SequenceExample | undefined;
