@@ -9,7 +9,7 @@ import { csvFeatures, csvToExamples } from './csv-features.js';
 import { csvSource } from './csv-source.js';
 import type { CsvRow } from './csv-source.js';
 
-/** Rows whose text spans several 128 KiB read chunks, with quoted newlines moving the lines. */
+/** Rows whose text spans several 64 KiB read chunks, with quoted newlines moving the lines. */
 function bigCsv(rows: number): string {
   const lines = Array.from({ length: rows }, (_, index) =>
     index % 97 === 0 ? `${index},"two\nlines ${index}"` : `${index},"row, ${index}"`,

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { appendFile, readdir, stat, truncate } from 'node:fs/promises';
 import { positionOf, reportOf } from '@tfpipe/core';
 import { describe, expect, test } from 'vitest';
 import { collect, withTempDir, writeTemp } from './__fixtures__/test-support.js';
@@ -8,6 +8,10 @@ import { READ_CHUNK_BYTES, globToRegExp } from './file-input.js';
 
 async function openDescriptors(): Promise<number> {
   return (await readdir('/proc/self/fd')).length;
+}
+
+async function drain(reader: ReadableStreamDefaultReader<unknown>): Promise<void> {
+  while (!(await reader.read()).done);
 }
 
 function bigCsv(rows: number): string {
@@ -41,6 +45,26 @@ describe('source contract', () => {
       await reader.cancel();
     });
   });
+
+  for (const change of ['shrinks', 'grows'] as const) {
+    test(`a file that ${change} while chunks are read ahead is INPUT_CHANGED, never a silent cut`, async () => {
+      await withTempDir(async (directory) => {
+        const file = await writeTemp(directory, 'big.csv', bigCsv(200_000));
+        const size = (await stat(file)).size;
+        expect(size).toBeGreaterThan(8 * READ_CHUNK_BYTES);
+        const stream = csvSource({ path: file });
+        const reader = stream.getReader();
+        await reader.read();
+        if (change === 'shrinks') await truncate(file, size - 3 * READ_CHUNK_BYTES);
+        else await appendFile(file, '1,"appended"\n');
+        const error = await drain(reader).then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(error).toMatchObject({ code: 'INPUT_CHANGED', position: { file } });
+      });
+    });
+  }
 
   test('cancellation closes the file handle', async () => {
     await withTempDir(async (directory) => {

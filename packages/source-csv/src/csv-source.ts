@@ -18,8 +18,9 @@ export type CsvRow = Positioned<Record<string, string>>;
 export type CsvSourceBatchOptions = CsvSourceOptions & { readonly batchSize: number };
 
 /**
- * Reads CSV files (or a byte stream) as a `ReadableStream` of {@link CsvRow}s, lazily: one 128 KiB
- * chunk of the file is read per pull, and cancelling closes the file. With `batchSize` the chunks are
+ * Reads CSV files (or a byte stream) as a `ReadableStream` of {@link CsvRow}s, lazily: one 64 KiB
+ * chunk of the file is parsed per pull (up to four more are read ahead), and cancelling closes the
+ * file. With `batchSize` the chunks are
  * arrays of up to that many rows (each row still positioned), which `buildExamples.batches(spec)` and
  * `tfrecordSink` take as they come, paying the per-chunk cost of a stream once per batch.
  *

@@ -4,7 +4,6 @@ import { plainDecimal } from './coerce-float.js';
 import { smallInteger } from './coerce-int64.js';
 import { FLOAT, INT64 } from './row-cells.js';
 import { copy, writeNegative } from './row-encoder-bytes.js';
-import { trimCell } from './trim-cell.js';
 
 /** What the generated writer needs to know of one feature. */
 export interface GeneratedFeature {
@@ -120,8 +119,9 @@ function compile(body: string): SharedRowWriter {
     writeVarint,
     writeNegative,
     copy,
-    (text: string) => smallInteger(trimCell(text)),
-    (text: string) => plainDecimal(trimCell(text)),
+    // Untrimmed: a cell with surrounding whitespace fails both, and the general encoder trims it.
+    smallInteger,
+    plainDecimal,
     utf8Size,
     writeUtf8,
   );
