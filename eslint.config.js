@@ -4,7 +4,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/demo-output/**', 'coverage/**'],
+    // tsup writes a `tsup.config.bundled_*.mjs` beside its config while it builds, and turbo runs lint at the same time.
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/.turbo/**',
+      '**/demo-output/**',
+      'coverage/**',
+      '**/*.config.bundled_*',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

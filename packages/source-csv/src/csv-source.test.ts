@@ -18,7 +18,8 @@ function bigCsv(rows: number): string {
   return `a,b\n${Array.from({ length: rows }, (_, index) => `${index},"row ${index}"`).join('\n')}\n`;
 }
 
-// Core's conformance suite (testSource) is not in @tfpipe/core's dist yet: these are the same checks.
+// Beyond core's conformance suite (csv-source-conformance.test.ts): several files, chunks read ahead, and
+// the file handle itself.
 describe('source contract', () => {
   test('rows come in file order, files in the order given, each with file/line/row', async () => {
     await withTempDir(async (directory) => {
