@@ -6,8 +6,8 @@ import { TfpipeError } from '@tfpipe/core';
 
 /**
  * Bytes read from a file per read call. In the bench's CSV, 64 KiB reads parse at 2.0-2.2M rows/s,
- * 128 KiB at 1.5-1.6M and 512 KiB (parsed 64 KiB at a time) at 1.0M: each read allocates its buffer,
- * and large ones cost more than they save.
+ * 128 KiB at 1.5-1.6M, and 512 KiB (parsed 64 KiB at a time) at 1.0M. Reusing the read buffers did
+ * not change that, so it is not their allocation; the cause is not pinned down.
  */
 export const READ_CHUNK_BYTES = 64 * 1024;
 /** Chunks read ahead of the parser at most. */
