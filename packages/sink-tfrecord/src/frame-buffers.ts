@@ -2,7 +2,7 @@ import { FRAME_TRAILER_BYTES } from '@tfpipe/core';
 import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
 import { crcThread, frameElsewhere } from './crc-thread.js';
 import { RoomFramer } from './room-framer.js';
-import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace } from './frame-record.js';
+import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace, writeFrameLength } from './frame-record.js';
 import { fastCrc32c, fastCrc32cRange } from './native-crc32c.js';
 import type { ShardOutput } from './shard-output.js';
 
@@ -13,18 +13,6 @@ export type PayloadWriter = (target: Uint8Array, offset: number) => number;
 export type ValueWriter<T> = (value: T, target: Uint8Array, offset: number) => number;
 
 const LARGEST_CACHED_LENGTH = 1 << 20;
-
-/** Writes a frame's uint64 little-endian length (below 2^32 here) at `offset`. */
-function putLength(target: Uint8Array, offset: number, length: number): void {
-  target[offset] = length & 0xff;
-  target[offset + 1] = (length >>> 8) & 0xff;
-  target[offset + 2] = (length >>> 16) & 0xff;
-  target[offset + 3] = length >>> 24;
-  target[offset + 4] = 0;
-  target[offset + 5] = 0;
-  target[offset + 6] = 0;
-  target[offset + 7] = 0;
-}
 
 /** Deferred buffers per file at most: one filling, the others with the CRC thread or the disk. */
 const MAX_DEFERRED_BUFFERS = 4;
@@ -162,7 +150,7 @@ export class FrameBuffers {
         this.#copyTarget = used;
       }
       this.#copyEnd = offset + length + FRAME_TRAILER_BYTES;
-      putLength(buffer, start, length);
+      writeFrameLength(buffer, start, length);
       this.#frames[this.#frameCount++] = used;
       this.#used = used + frameBytes;
       return true;

@@ -9,6 +9,19 @@ export const FRAME_OVERHEAD = 16;
 /** The largest length a frame may carry here: lengths are JS numbers, exact up to 2^53 - 1. */
 const MAX_SAFE_LENGTH = Number.MAX_SAFE_INTEGER;
 
+/** Writes a frame's little-endian uint64 `length` at `offset`, byte by byte (no view needed). */
+export function writeFrameLength(target: Uint8Array, offset: number, length: number): void {
+  target[offset] = length & 0xff;
+  target[offset + 1] = (length >>> 8) & 0xff;
+  target[offset + 2] = (length >>> 16) & 0xff;
+  target[offset + 3] = length >>> 24;
+  const high = Math.floor(length / 0x1_0000_0000);
+  target[offset + 4] = high & 0xff;
+  target[offset + 5] = (high >>> 8) & 0xff;
+  target[offset + 6] = (high >>> 16) & 0xff;
+  target[offset + 7] = high >>> 24;
+}
+
 /**
  * Writes the 12-byte header for a record of `length` bytes at `offset`: the little-endian uint64
  * length and the masked CRC-32C of those 8 bytes.

@@ -1,5 +1,5 @@
 import { crc32cRange, maskCrc } from './crc32c.js';
-import { HEADER_BYTES } from './frame-record.js';
+import { HEADER_BYTES, writeFrameLength } from './frame-record.js';
 import { fastCrc32cRange } from './native-crc32c.js';
 
 /** Lengths up to this size have their header CRC cached (records of a file often share a length). */
@@ -28,15 +28,7 @@ export class RoomFramer {
   frame(buffer: Uint8Array, offset: number, length: number): void {
     const start = offset - HEADER_BYTES;
     const end = offset + length;
-    buffer[start] = length & 0xff;
-    buffer[start + 1] = (length >>> 8) & 0xff;
-    buffer[start + 2] = (length >>> 16) & 0xff;
-    buffer[start + 3] = length >>> 24;
-    const high = Math.floor(length / 0x1_0000_0000);
-    buffer[start + 4] = high & 0xff;
-    buffer[start + 5] = (high >>> 8) & 0xff;
-    buffer[start + 6] = (high >>> 16) & 0xff;
-    buffer[start + 7] = high >>> 24;
+    writeFrameLength(buffer, start, length);
     let view = this.#view;
     if (this.#viewBuffer !== buffer) {
       view = this.#view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);

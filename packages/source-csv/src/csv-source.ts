@@ -20,9 +20,9 @@ export type CsvSourceBatchOptions = CsvSourceOptions & { readonly batchSize: num
 /**
  * Reads CSV files (or a byte stream) as a `ReadableStream` of {@link CsvRow}s, lazily: one 64 KiB
  * chunk of the file is parsed per pull (up to four more are read ahead), and cancelling closes the
- * file. With `batchSize` the chunks are
- * arrays of up to that many rows (each row still positioned), which `buildExamples.batches(spec)` and
- * `tfrecordSink` take as they come, paying the per-chunk cost of a stream once per batch.
+ * file. With `batchSize` the chunks are arrays of up to that many rows (each row still positioned),
+ * which `buildExamples.batches(spec)` and `tfrecordSink` take as they come, paying the per-chunk cost
+ * of a stream once per batch.
  *
  * @throws TfpipeError `INVALID_OPTION` at once for bad options. The stream then errors with
  * `CSV_PARSE`, `CSV_ENCODING`, `CSV_HEADER`, `CSV_EMPTY`, `INPUT_NOT_FOUND` (fatal) or, per record
