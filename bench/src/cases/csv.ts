@@ -2,7 +2,7 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildExamples, run, type ExampleSpec } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
-import { csvSource } from '@tfpipe/source-csv';
+import { csvSource, csvToExamples } from '@tfpipe/source-csv';
 import { random, scaled, timeOnce, timeRuns, type BenchCase, type SideContext } from '../harness.js';
 
 const ROWS = 1_000_000;
@@ -104,6 +104,27 @@ export const csvCase: BenchCase = {
           `batchSize ${BATCH}`,
         ),
     },
+    typed: {
+      label: 'csvToExamples → tfrecordSink (the CLI path)',
+      run: (context) =>
+        timeRuns(
+          context.repeats,
+          scaled(ROWS, context.scale),
+          async () => {
+            const output = join(context.workDirectory, 'csv-typed.tfrecord');
+            await rm(output, { force: true });
+            await run(
+              csvToExamples({
+                path: join(context.dataDirectory, fileName(1)),
+                batchSize: BATCH,
+                schema: SPEC,
+              }),
+              tfrecordSink({ path: output, fsync: false }),
+            );
+          },
+          `schema given, batchSize ${BATCH}`,
+        ),
+    },
     'ours-2x': {
       label: 'tfpipe, 2x input (RSS)',
       run: (context) => timeOnce(scaled(2 * ROWS, context.scale), () => convert(context, 2), 'one run'),
@@ -115,6 +136,7 @@ export const csvCase: BenchCase = {
   },
   comparisons: [
     { ours: 'ours', baseline: 'parser', target: 0.6 },
+    { ours: 'typed', baseline: 'parser' },
     { ours: 'ours-2x', baseline: 'parser' },
     { ours: 'ours-5x', baseline: 'parser' },
   ],

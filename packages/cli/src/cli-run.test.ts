@@ -180,6 +180,29 @@ dataset = tf.data.TFRecordDataset(["data-00000-of-00001.tfrecord"]).map(parse)
     });
   });
 
+  it('CSV encoded straight to Examples (nothing reads fields) writes what the row path writes, shuffled or not', async () => {
+    const run = async (out: string, extra: object) => {
+      const config = await writeConfig(directory, `${out}.json`, {
+        source: { plugin: '@tfpipe/source-csv', options: { path: 'people.csv' } },
+        sink: { plugin: '@tfpipe/sink-tfrecord', options: { path: `${out}.tfrecord` } },
+        ...extra,
+      });
+      const result = await tfpipe(['run', config, '--json']);
+      expect(result.stderr).toBe('');
+      return records(join(directory, `${out}.tfrecord`));
+    };
+    // A transform reads fields, so those rows take the Feature path: the reference here.
+    const rows = await run('csv-rows', { transforms: [{ filter: 'age >= 0' }] });
+    const direct = await run('csv-direct', {});
+    const shuffled = await run('csv-shuffled', { shuffle: { seed: 5, buffer: 64 } });
+    expect(rows.length).toBeGreaterThan(100);
+    expect(direct).toEqual(rows);
+    expect(ids(shuffled)).not.toEqual(ids(rows));
+    expect(shuffled.map((record) => JSON.stringify(record)).sort()).toEqual(
+      rows.map((record) => JSON.stringify(record)).sort(),
+    );
+  });
+
   it('shuffles fully through temporary files: every record once, a new order, the same for the same seed', async () => {
     const corpusFile = join(CORPUS, 'tfx_mnist_floats.tfrecord');
     const make = (out: string, seed: number) =>

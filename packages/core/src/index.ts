@@ -52,9 +52,10 @@ export { tensorflowSpec, daliSpec } from './stats/python-spec.js';
 export type { PythonSpecOptions } from './stats/python-spec.js';
 
 // Stages
-export { buildExamples } from './stages/build-examples.js';
+export { buildExamples, exampleEncoder } from './stages/build-examples.js';
 export type {
   BuildExamplesOptions,
+  CellEncoder,
   BuildExamplesStream,
   BuildExampleBatchesStream,
 } from './stages/build-examples.js';

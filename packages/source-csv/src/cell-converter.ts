@@ -3,6 +3,9 @@ import type { Feature } from '@tfpipe/core';
 import type { CsvColumnSchema } from './csv-schema.js';
 import { CellValueError, parseBooleanText, parseFloatText, parseInt64Text } from './csv-values.js';
 
+/** Plain optional-sign digits: shorter than 16 characters, such text is a safe integer as a number. */
+const SHORT_INT = /^-?\d{1,15}$/;
+
 /** Converts one cell to its feature; undefined means "omit the feature". @throws CellValueError */
 export type CellConverter = (cell: string) => Feature | undefined;
 
@@ -25,67 +28,92 @@ export function encodeCell(text: string): Uint8Array {
   return view;
 }
 
-/** Compiles a column schema (complete: kind and missing set, vocabulary built) into a converter. */
+/**
+ * Compiles a column schema (complete: kind and missing set, vocabulary built) into a converter: the
+ * {@link compileColumnValue} rules, with the values made a Feature's (bigints, UTF-8 bytes).
+ */
 export function compileColumn(
   spec: CsvColumnSchema & { readonly missing: NonNullable<CsvColumnSchema['missing']> },
 ): CellConverter {
-  const parseOne = valueParser(spec);
+  const convert = compileColumnValue(spec);
+  const { kind } = spec;
+  const one: (value: unknown) => unknown =
+    kind === 'int64'
+      ? (value) => (typeof value === 'bigint' ? value : BigInt(value as number))
+      : kind === 'bytes'
+        ? (value) => encodeCell(value as string)
+        : (value) => value;
+  return (cell) => {
+    const value = convert(cell);
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) return { kind, value: value.map(one) } as Feature;
+    // A kindless Feature (`missing: 'kindless'`) is the only object a value converter returns.
+    if (typeof value === 'object') return value as Feature;
+    return { kind, value: [one(value)] } as Feature;
+  };
+}
+
+/**
+ * Converts one cell to the cell value core's `exampleEncoder` takes for its feature, which writes the
+ * same bytes as the Feature {@link compileColumn} makes: a number for an int64 that is a safe integer
+ * (a bigint otherwise), a float or a vocabulary id; the text itself for bytes (UTF-8 encoded by the
+ * encoder); an array for a split cell or a default; a ready Feature for `kindless`; undefined to omit.
+ * @throws CellValueError
+ */
+export type CellValueConverter = (cell: string) => unknown;
+
+/** Compiles a column schema (complete, as for {@link compileColumn}) into a {@link CellValueConverter}. */
+export function compileColumnValue(
+  spec: CsvColumnSchema & { readonly missing: NonNullable<CsvColumnSchema['missing']> },
+): CellValueConverter {
+  const parseOne = cellValueParser(spec);
   const { split } = spec;
-  const build =
-    spec.kind === 'bytes'
-      ? (values: unknown[]): Feature => ({ kind: 'bytes', value: values as Uint8Array[] })
-      : spec.kind === 'float'
-        ? (values: unknown[]): Feature => ({ kind: 'float', value: values as number[] })
-        : (values: unknown[]): Feature => ({ kind: 'int64', value: values as bigint[] });
-  const convert = (cell: string): Feature =>
-    split === undefined ? build([parseOne(cell)]) : build(cell.split(split).map((part) => parseOne(part)));
-  const whenEmpty = emptyCell(spec, convert);
+  const values = (text: string): unknown[] =>
+    split === undefined ? [parseOne(text)] : text.split(split).map((part) => parseOne(part));
+  const convert = split === undefined ? parseOne : values;
+  const whenEmpty = emptyCellValue(spec, values);
   return (cell) => (cell === '' ? whenEmpty() : convert(cell));
 }
 
-function valueParser(spec: CsvColumnSchema): (text: string) => unknown {
+function cellValueParser(spec: CsvColumnSchema): (text: string) => unknown {
   if (spec.vocabulary !== undefined && spec.vocabulary !== 'build') {
-    const ids = new Map<string, bigint>(spec.vocabulary.map((value, index) => [value, BigInt(index)]));
+    const ids = new Map<string, number>(spec.vocabulary.map((value, index) => [value, index]));
     return (text) => {
       const id = ids.get(text);
       if (id === undefined) throw new CellValueError(`${JSON.stringify(text)} is not in the vocabulary`);
       return id;
     };
   }
-  if (spec.kind === 'int64') return spec.boolean === true ? parseBooleanText : parseInt64Text;
+  if (spec.kind === 'int64') {
+    if (spec.boolean === true) return (text) => Number(parseBooleanText(text));
+    return (text) => (SHORT_INT.test(text) ? Number(text) : parseInt64Text(text));
+  }
   if (spec.kind === 'float') return parseFloatText;
-  return encodeCell;
+  return (text) => text;
 }
 
-function emptyCell(
+function emptyCellValue(
   spec: CsvColumnSchema & { readonly missing: string },
-  convert: (cell: string) => Feature,
-): () => Feature | undefined {
+  values: (text: string) => unknown[],
+): () => unknown {
   switch (spec.missing) {
     case 'omit':
       return () => undefined;
     case 'kindless':
       return () => emptyFeature();
     case 'empty':
-      return () => ({ kind: spec.kind, value: [] });
+      return () => [];
     case 'error':
       return () => {
         throw new CellValueError('the cell is empty and the column does not allow missing values');
       };
     default: {
-      const values = Array.isArray(spec.default) ? spec.default : [spec.default];
-      // Defaults are cell text (or numbers): converted once, by the same rules as cells.
-      const parts = values.map((value) => String(value));
-      const feature =
-        spec.split === undefined || parts.length !== 1 ? joinDefault(parts, convert) : convert(parts[0]!);
-      return () => feature;
+      // As compileColumn's default: each part converted by the cell rules, the values joined.
+      const parts = (Array.isArray(spec.default) ? spec.default : [spec.default]).map((value) =>
+        String(value),
+      );
+      const value = parts.flatMap((part) => values(part));
+      return () => value;
     }
   }
-}
-
-function joinDefault(parts: readonly string[], convert: (cell: string) => Feature): Feature {
-  const features = parts.map((part) => convert(part));
-  const first = features[0]!;
-  const value = features.flatMap((feature) => [...(feature.value as readonly unknown[])]);
-  return { kind: first.kind, value } as Feature;
 }

@@ -1,7 +1,7 @@
-import { RecordErrorPolicy, TfpipeError, attachReport } from '@tfpipe/core';
-import type { Example, Feature, Positioned, Reporter } from '@tfpipe/core';
-import { compileColumn } from './cell-converter.js';
-import type { CellConverter } from './cell-converter.js';
+import { RecordErrorPolicy, TfpipeError, attachReport, exampleEncoder } from '@tfpipe/core';
+import type { CellEncoder, Example, Feature, Positioned, Reporter } from '@tfpipe/core';
+import { compileColumn, compileColumnValue } from './cell-converter.js';
+import type { CellConverter, CellValueConverter } from './cell-converter.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
@@ -75,16 +75,6 @@ export function csvFeatures(
   );
 }
 
-/** An Example whose position is built on demand (see {@link CsvPositioned}). */
-class CsvExample extends CsvPositioned implements Example {
-  constructor(
-    readonly features: Record<string, Feature>,
-    record: CsvRecord,
-  ) {
-    super(record.file, record.line, record.row);
-  }
-}
-
 /**
  * `csvFeatures` with each row wrapped as a `tf.train.Example` (position attached): the one-call way to
  * go from CSV to `tfrecordSink`. With `batchSize` the chunks are arrays of Examples, which
@@ -102,13 +92,15 @@ export function csvToExamples(
 export function csvToExamples(
   options: CsvFeaturesOptions,
 ): ReadableStream<Positioned<Example> | Positioned<Example>[]> & Reporter {
-  // `features` is a fresh object per row that nothing else holds, so it is used as is (no copy).
-  return featureStream(
-    options,
-    'csvToExamples',
-    () => ({}),
-    (features, record) => new CsvExample(features, record),
+  const engine = new FeatureEngine(options, 'examples');
+  const rows = new RecordStream<Positioned<Example>, Positioned<Example>>(
+    () => engine.nextExamples(),
+    (example) => example,
+    () => engine.cancel(),
+    resolveCsvSourceOptions(options).batchSize,
   );
+  engine.counted = rows;
+  return attachReport(rows.stream, () => engine.report('csvToExamples'));
 }
 
 /**
@@ -140,7 +132,7 @@ function featureStream<Out>(
   container: (record: CsvRecord) => Record<string, Feature>,
   wrap: (features: Record<string, Feature>, record: CsvRecord) => Out,
 ): ReadableStream<Out | Out[]> & Reporter {
-  const engine = new FeatureEngine(options, container);
+  const engine = new FeatureEngine(options, 'features', container);
   const rows = new RecordStream<[Record<string, Feature>, CsvRecord], Out>(
     () => engine.next(),
     ([features, record]) => wrap(features, record),
@@ -158,7 +150,12 @@ class FeatureEngine {
   readonly #reader: CsvRecordReader;
   readonly #inferRows: number;
   #schema: CsvSchema | undefined;
+  /** `'examples'`: rows are encoded by {@link #encode} from {@link #valueConverters}' cells. */
+  readonly #mode: 'features' | 'examples';
   #converters: CellConverter[] = [];
+  #valueConverters: CellValueConverter[] = [];
+  #encode: CellEncoder | undefined;
+  #cells: unknown[] = [];
   #names: readonly string[] = [];
   /** A column is named `__proto__`: assign with defineProperty. */
   #special = false;
@@ -169,12 +166,18 @@ class FeatureEngine {
   /** Counts the rows handed to the consumer. */
   counted: { readonly records: number } = { records: 0 };
 
-  /** @param container - makes the object a row's features are written into */
+  /**
+   * @param mode - `'features'` converts rows to Features ({@link next}), `'examples'` encodes them
+   *   ({@link nextExamples}); inference alone works in either
+   * @param container - makes the object a row's features are written into
+   */
   constructor(
     options: CsvFeaturesOptions,
+    mode: 'features' | 'examples' = 'features',
     container: (record: CsvRecord) => Record<string, Feature> = () => ({}),
   ) {
     this.#options = options;
+    this.#mode = mode;
     this.#container = container;
     this.#resolved = resolveCsvSourceOptions(options);
     this.#policy = new RecordErrorPolicy(options);
@@ -291,27 +294,93 @@ class FeatureEngine {
     this.#names = inference.plan.names;
     this.#special = this.#names.includes('__proto__');
     this.#indexes = inference.plan.indexes;
-    this.#converters = this.#names.map((name) => {
+    const columns = this.#names.map((name) => {
       const column = schema.columns[name]!;
-      return compileColumn({ ...column, missing: column.missing ?? 'omit' });
+      return { ...column, missing: column.missing ?? 'omit' };
     });
+    if (this.#mode === 'features') {
+      this.#converters = columns.map((column) => compileColumn(column));
+      return schema;
+    }
+    // The cells are converted here by CSV's rules; core only encodes them (a missing cell is omitted).
+    this.#valueConverters = columns.map((column) => compileColumnValue(column));
+    this.#encode = exampleEncoder(
+      Object.fromEntries(this.#names.map((name, index) => [name, { kind: columns[index]!.kind }])),
+      { stage: 'csvToExamples' },
+    );
+    this.#cells = new Array<unknown>(columns.length).fill(undefined);
     return schema;
   }
 
-  async next(): Promise<[Record<string, Feature>, CsvRecord][] | undefined> {
+  /** The next converted rows (at least one), or undefined at the end. */
+  next(): Promise<[Record<string, Feature>, CsvRecord][] | undefined> {
+    return this.#nextConverted((record) => {
+      const features = this.#convert(record);
+      return features === undefined ? undefined : [features, record];
+    });
+  }
+
+  /** The next encoded rows (at least one), positioned, or undefined at the end. */
+  nextExamples(): Promise<Positioned<Example>[] | undefined> {
+    return this.#nextConverted((record) => this.#encodeRecord(record));
+  }
+
+  async #nextConverted<Out>(convert: (record: CsvRecord) => Out | undefined): Promise<Out[] | undefined> {
     await this.prepare();
     for (;;) {
       let batch: CsvRecord[] | undefined = this.#buffered;
       this.#buffered = [];
       if (batch.length === 0) batch = await this.#reader.next();
       if (batch === undefined) return undefined;
-      const out: [Record<string, Feature>, CsvRecord][] = [];
+      const out: Out[] = [];
       for (const record of batch) {
-        const features = this.#convert(record);
-        if (features !== undefined) out.push([features, record]);
+        const converted = convert(record);
+        if (converted !== undefined) out.push(converted);
       }
       if (out.length > 0) return out;
     }
+  }
+
+  #encodeRecord(record: CsvRecord): Positioned<Example> | undefined {
+    const cells = this.#cells;
+    const converters = this.#valueConverters;
+    const indexes = this.#indexes;
+    const fields = record.fields;
+    const count = converters.length;
+    let index = 0;
+    try {
+      for (; index < count; index++) cells[index] = converters[index]!(fields[indexes[index]!]!);
+    } catch (error) {
+      if (!(error instanceof CellValueError)) throw error;
+      this.#valueError(record, index, error);
+      return undefined;
+    }
+    const position = { file: record.file, line: record.line, row: record.row };
+    try {
+      return this.#encode!(cells, position);
+    } catch (error) {
+      // Cells converted by the column rules always fit; this is the encoder's own check speaking.
+      this.#policy.handle(TfpipeError.is(error) ? error.withPosition(position) : error);
+      return undefined;
+    }
+  }
+
+  /** Reports a cell that does not fit its column, under the record-error policy. */
+  #valueError(record: CsvRecord, index: number, error: CellValueError): void {
+    const field = this.#names[index]!;
+    this.#policy.handle(
+      new TfpipeError('CSV_VALUE', `bad ${this.#schema!.columns[field]!.kind} value`, {
+        stage: STAGE,
+        position: {
+          file: record.file,
+          line: record.line,
+          row: record.row,
+          column: this.#indexes[index]! + 1,
+          field,
+        },
+        reason: error.message,
+      }),
+    );
   }
 
   #convert(record: CsvRecord): Record<string, Feature> | undefined {
@@ -330,20 +399,7 @@ class FeatureEngine {
       return features;
     } catch (error) {
       if (!(error instanceof CellValueError)) throw error;
-      const field = this.#names[index]!;
-      this.#policy.handle(
-        new TfpipeError('CSV_VALUE', `bad ${this.#schema!.columns[field]!.kind} value`, {
-          stage: STAGE,
-          position: {
-            file: record.file,
-            line: record.line,
-            row: record.row,
-            column: this.#indexes[index]! + 1,
-            field,
-          },
-          reason: error.message,
-        }),
-      );
+      this.#valueError(record, index, error);
       return undefined;
     }
   }

@@ -1,6 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises';
 import * as path from 'node:path';
-import { buildExamples, positionOf, reportOf, run } from '@tfpipe/core';
+import { buildExamples, encodeExample, positionOf, reportOf, run } from '@tfpipe/core';
 import type { TfpipeError } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { describe, expect, test } from 'vitest';
@@ -134,7 +134,10 @@ describe('csvFeatures and csvToExamples with batchSize', () => {
       expect(single.map((row) => positionOf(row)?.line)).toEqual([2, 4, 5]);
       const stream = csvToExamples({ ...options, batchSize: 2 });
       const examples = flat(await collect(stream));
-      expect(examples.map((example) => example.features)).toEqual(single.map((row) => ({ ...row })));
+      // The same wire bytes as the feature rows (floats are float32 once encoded).
+      expect(examples.map((example) => encodeExample(example))).toEqual(
+        single.map((row) => encodeExample({ features: { ...row } })),
+      );
       expect(examples.map((example) => positionOf(example))).toEqual(single.map((row) => positionOf(row)));
       expect(reportOf(stream)!.records).toBe(3);
       expect(reportOf(stream)!.skipped).toBe(1);

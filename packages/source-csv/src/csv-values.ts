@@ -48,6 +48,11 @@ export function parseFloatText(text: string): number {
 }
 
 function floatOrUndefined(text: string): number | undefined {
+  return isPlainFloat(text) ? Number(text) : floatByPattern(text);
+}
+
+/** The full float rules, without the plain-cell shortcut: what the shortcut must agree with. Internal (tests). */
+export function floatByPattern(text: string): number | undefined {
   let trimmed = text.trim();
   if (FLOAT_PATTERN.test(trimmed)) {
     if (trimmed.includes('_')) trimmed = trimmed.replaceAll('_', '');
@@ -57,6 +62,36 @@ function floatOrUndefined(text: string): number | undefined {
   if (special === null) return undefined;
   if (special[2]!.toLowerCase() === 'nan') return Number.NaN;
   return special[1] === '-' ? -Infinity : Infinity;
+}
+
+/**
+ * True for the common cell `-?digits[.digits][e[+-]digits]` (`5.` and `.5` too), which `Number`
+ * reads exactly as the pattern path would: a scan of its characters instead of a trim and a regex.
+ */
+function isPlainFloat(text: string): boolean {
+  const length = text.length;
+  let index = text.charCodeAt(0) === 45 ? 1 : 0;
+  let digits = 0;
+  let dot = false;
+  for (; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 48 && code <= 57) digits++;
+    else if (code === 46 && !dot) dot = true;
+    else break;
+  }
+  if (digits === 0) return false;
+  if (index === length) return true;
+  const marker = text.charCodeAt(index);
+  if (marker !== 101 && marker !== 69) return false;
+  index++;
+  const sign = text.charCodeAt(index);
+  if (sign === 43 || sign === 45) index++;
+  if (index === length) return false;
+  for (; index < length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
 }
 
 /** `true`/`false` (any case, trimmed) or the integers 1/0 → 1n/0n. @throws CellValueError */

@@ -1,6 +1,6 @@
 import { defineSourcePlugin } from '@tfpipe/core';
 import { z } from 'zod';
-import { csvFeatures } from './csv-features.js';
+import { csvFeatures, csvToExamples } from './csv-features.js';
 import type { CsvFeatureRow } from './csv-features.js';
 import { loadSchema } from './csv-schema.js';
 
@@ -8,6 +8,9 @@ import { loadSchema } from './csv-schema.js';
 function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
 }
+
+/** Rows per batch when the plugin emits Examples: the stream cost is paid per batch. */
+const EXAMPLE_BATCH = 1024;
 
 const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
 const character = z
@@ -59,7 +62,8 @@ export type CsvSourcePluginOptions = z.infer<typeof csvSourceOptionsSchema>;
  * `@tfpipe/source-csv` as a config-file source: `{ "plugin": "@tfpipe/source-csv", "options":
  * { "path": "iris.csv", "label": "species" } }`. Rows are typed feature rows (`csvFeatures`):
  * kinds inferred with TFX's rules unless `schema` / `schemaFile` says; without a pipeline `spec`
- * every column becomes a feature.
+ * every column becomes a feature. When no stage reads the rows' fields (no spec, transform or
+ * split), it emits the Examples themselves, encoded from the cells in batches (`csvToExamples`).
  */
 export const plugin = defineSourcePlugin<CsvSourcePluginOptions, CsvFeatureRow>({
   kind: 'source',
@@ -70,14 +74,21 @@ export const plugin = defineSourcePlugin<CsvSourcePluginOptions, CsvFeatureRow>(
   async create(options, context) {
     const { path, paths, schemaFile, schema, columns, ...rest } = defined(options);
     const loaded = schemaFile === undefined ? schema : await loadSchema(context.resolvePath(schemaFile));
-    const readable = csvFeatures({
+    const features = {
       ...rest,
       ...(path === undefined ? {} : { path: context.resolvePath(path) }),
       ...(paths === undefined ? {} : { paths: paths.map((item) => context.resolvePath(item)) }),
       ...(loaded === undefined ? {} : { schema: loaded as never }),
       ...(columns === undefined ? {} : { columns: defined(columns) }),
       onError: context.onError,
-    });
-    return { readable };
+    };
+    // Nothing reads the rows' fields: encode each row straight from its cells, in batches.
+    if (context.fieldsRead === false) {
+      const examples = csvToExamples({ ...features, batchSize: EXAMPLE_BATCH });
+      // `output` tells the runner these chunks are batches of Examples; the Row type names the rows
+      // that transforms see, which they see only when fields are read.
+      return { readable: examples as unknown as ReadableStream<CsvFeatureRow>, output: 'examples' };
+    }
+    return { readable: csvFeatures(features) };
   },
 });

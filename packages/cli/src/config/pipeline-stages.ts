@@ -88,7 +88,7 @@ export function rowStages(loaded: LoadedPipeline, payloadType: PayloadType): Sta
 export function exampleStage(loaded: LoadedPipeline, opened: OpenedSource<unknown>): Stage | undefined {
   const onError = loaded.context.onError;
   if (loaded.config.spec !== undefined) return buildExamples(loaded.config.spec as never, { onError });
-  if (loaded.source.output !== 'rows') return undefined;
+  if ((opened.output ?? loaded.source.output) !== 'rows') return undefined;
   if (opened.toExamples !== undefined) return opened.toExamples();
   return rowsToExamples();
 }

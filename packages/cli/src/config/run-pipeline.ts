@@ -4,6 +4,7 @@ import {
   definePipeline,
   FeatureStatsCollector,
   routeRows,
+  unbatch,
   type PayloadType,
   type Progress,
   type RunSummary,
@@ -13,7 +14,7 @@ import { sniffCompression } from '../commands/schema.js';
 import type { LoadedPipeline } from './load-pipeline.js';
 import { checkOutputDirectory, removeStaleShards } from './output-guard.js';
 import type { ReaderSpecFormat } from './pipeline-config.js';
-import { exampleStage, rowStages, shuffleStage, statsTap } from './pipeline-stages.js';
+import { exampleStage, needsFields, rowStages, shuffleStage, statsTap } from './pipeline-stages.js';
 import { writeReaderFiles } from './reader-files.js';
 import { writeSidecars } from './sidecars.js';
 import type { WrittenSplit } from './tfds-metadata.js';
@@ -65,13 +66,19 @@ export async function runPipeline(
   const directory = sink.outputDirectory(sinkOptions, context);
   if (directory !== undefined) await checkOutputDirectory(directory, overwrite);
   const formats = readerFormats(loaded, directory);
-  const opened = await loaded.source.create(loaded.sourceOptions, context);
+  // A source whose fields nothing reads may emit Examples itself (CSV encodes them straight from cells).
+  const opened = await loaded.source.create(loaded.sourceOptions, {
+    ...context,
+    fieldsRead: needsFields(loaded),
+  });
   const payloadType: PayloadType = opened.payloadType ?? 'Example';
   const collector = formats.length > 0 ? new FeatureStatsCollector() : undefined;
   const branch = (split: string | undefined): WritableStream<unknown> => {
     const stages = [
       exampleStage(loaded, opened),
       collector && statsTap(collector, payloadType),
+      // The shuffle buffer shuffles records, not the batches a source may emit.
+      loaded.config.shuffle === undefined ? undefined : unbatch(),
       shuffleStage(loaded),
     ];
     const writable = sink.create(sinkOptions, {

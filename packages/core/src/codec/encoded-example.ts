@@ -1,3 +1,5 @@
+import { POSITION } from '../contract/plugin-contract.js';
+import type { Position } from '../errors/tfpipe-error.js';
 import type { Example, Features } from '../model/example.js';
 import { decodeExample } from './decode-example.js';
 
@@ -27,6 +29,7 @@ export class EncodedExample implements Example {
   readonly #buffer: Uint8Array;
   readonly #offset: number;
   readonly #frameRoom: boolean;
+  readonly #position: Position | undefined;
   /** The length of the wire bytes. */
   readonly byteLength: number;
   #features: Features | undefined;
@@ -35,13 +38,27 @@ export class EncodedExample implements Example {
    * Wraps `byteLength` bytes of `buffer` from `offset`, which must never be written again.
    * @param frameRoom - the {@link FRAME_HEADER_BYTES} bytes before them and the
    *   {@link FRAME_TRAILER_BYTES} after them are this record's too, kept free for its TFRecord frame
+   * @param position - where the record came from, read with `positionOf` (a field store here is
+   *   cheaper than `withPosition`'s property definition per record)
    * @default frameRoom false
    */
-  constructor(buffer: Uint8Array, offset: number, byteLength: number, frameRoom = false) {
+  constructor(
+    buffer: Uint8Array,
+    offset: number,
+    byteLength: number,
+    frameRoom = false,
+    position: Position | undefined = undefined,
+  ) {
     this.#buffer = buffer;
     this.#offset = offset;
     this.byteLength = byteLength;
     this.#frameRoom = frameRoom;
+    this.#position = position;
+  }
+
+  /** Where the record came from, when its builder said (`positionOf` reads it). */
+  get [POSITION](): Position | undefined {
+    return this.#position;
   }
 
   /** The buffer that holds the wire bytes (and other records' bytes): read it, never write it. */

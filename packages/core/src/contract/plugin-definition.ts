@@ -86,6 +86,12 @@ export interface PluginContext {
   readonly resolvePath: (path: string) => string;
   /** The record-error policy of the run, to pass to the source or sink. @default 'fail' */
   readonly onError: 'fail' | 'skip';
+  /**
+   * For a source: whether a stage after it reads the rows' fields (a spec, a transform, a split). A
+   * `'rows'` source told `false` may emit Examples instead, built its own fastest way and in batches
+   * (arrays), and says so with {@link OpenedSource.output}. Undefined means the fields may be read.
+   */
+  readonly fieldsRead?: boolean;
 }
 
 /** What a sink plugin's `create` is given besides its options. */
@@ -117,6 +123,11 @@ export interface OpenedSource<Row> {
   readonly toExamples?: () => TransformStream<Row, Example | SequenceExample>;
   /** Reporting streams besides `readable` (an inner builder …), for sidecar files and summaries. */
   readonly reporters?: readonly object[];
+  /**
+   * What this opened source emits when it differs from the plugin's `output`: a `'rows'` source
+   * given `fieldsRead: false` may emit `'examples'`. @default the plugin's `output`
+   */
+  readonly output?: 'rows' | 'examples' | 'payloads';
 }
 
 /**

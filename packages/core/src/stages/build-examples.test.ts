@@ -4,7 +4,8 @@ import { encodeExample } from '../codec/encode-example.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Example } from '../model/example.js';
 import { collect, fromArray } from '../testing/index.js';
-import { buildExamples } from './build-examples.js';
+import { buildExamples, exampleEncoder } from './build-examples.js';
+import { EncodedExample } from '../codec/encoded-example.js';
 import type { BuildExamplesOptions } from './build-examples.js';
 import type { ExampleSpec } from './example-spec.js';
 
@@ -142,5 +143,46 @@ describe('buildExamples', () => {
     });
     expect(error.code).toBe('FEATURE_TYPE');
     expect(error.cause).toBeInstanceOf(RangeError);
+  });
+});
+
+describe('exampleEncoder', () => {
+  const spec = { age: 'int64', name: 'bytes', score: 'float', tags: { kind: 'bytes', split: '|' } } as const;
+  const names = Object.keys(spec);
+  const rows: Record<string, unknown>[] = [
+    { age: 42, name: 'Ada', score: 1.5, tags: 'a|b' },
+    { age: 9007199254740993n, name: new Uint8Array([0, 255]), score: '2.25' },
+    { age: '7', name: '東京', score: Number.NaN, tags: '' },
+    // A ready Feature: not for the direct path, so the Feature path builds it.
+    { age: { kind: 'int64', value: [1n, 2n] }, name: 'x', score: 0 },
+  ];
+
+  it('writes the bytes buildExamples writes for the same cells, directly when it can', async () => {
+    const encode = exampleEncoder(spec);
+    const want = await build(rows, spec);
+    const got = rows.map((row) => encode(names.map((name) => row[name])));
+    expect(got.map((example) => encodeExample(example))).toEqual(
+      want.map((example) => encodeExample(example)),
+    );
+    expect(got.map((example) => example instanceof EncodedExample)).toEqual([true, true, true, false]);
+  });
+
+  it('keeps the position on both paths, and throws an unpositioned cell error', () => {
+    const encode = exampleEncoder(spec, { stage: 'mySource' });
+    const position = { file: 'a.csv', line: 3, row: 2 };
+    expect(positionOf(encode([1, 'x', 1, undefined], position))).toEqual(position);
+    const feature = { kind: 'int64', value: [1n] };
+    expect(positionOf(encode([feature, 'x', 1, undefined], position))).toEqual(position);
+    expect(positionOf(encode([1, 'x', 1, undefined]))).toBeUndefined();
+    const error = (() => {
+      try {
+        encode([1.5, 'x', 1, undefined], position);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(TfpipeError.is(error) && error.code).toBe('UNSAFE_INTEGER');
+    expect(TfpipeError.is(error) && error.stage).toBe('mySource');
   });
 });

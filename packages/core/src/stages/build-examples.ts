@@ -1,7 +1,8 @@
 import type { RecordErrorOptions, Reporter } from '../contract/plugin-contract.js';
-import { attachReport, positionOf } from '../contract/plugin-contract.js';
+import { attachReport, positionOf, withPosition } from '../contract/plugin-contract.js';
 import { RecordErrorPolicy } from '../contract/record-error-policy.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
+import type { Position } from '../errors/tfpipe-error.js';
 import type { Feature } from '../model/feature.js';
 import type { Example } from '../model/example.js';
 import { cellError } from './cell-context.js';
@@ -108,6 +109,44 @@ export function compileExampleSpec(
   stage: string,
 ): RowBuilder {
   return compileRowPlan(spec, options, stage).build;
+}
+
+/**
+ * Encodes one row given as its cells, in the spec's feature order (see {@link exampleEncoder}); the
+ * Example carries `position` (read with `positionOf`) when it is given.
+ */
+export type CellEncoder = (cells: readonly unknown[], position?: Position) => Example;
+
+/**
+ * For sources that convert their values themselves: compiles a spec into a function that encodes one
+ * row given as its cells, one per feature in the spec's key order, instead of reading fields from a
+ * row object. Cells follow `buildExamples`' rules (a missing cell is `undefined`; numbers, bigints,
+ * strings, `Uint8Array`s, arrays of them, or ready `Feature`s). A row of common cells is written
+ * straight to wire bytes and returned as an `EncodedExample` (what `buildExamples` emits, and what
+ * `tfrecordSink` frames without re-encoding); any other row is returned as an Example of Features
+ * with the same content. The cells array may be reused for the next row once the call returns.
+ * @throws TfpipeError `INVALID_OPTION` at once for a bad spec; when called, `FEATURE_TYPE`,
+ *   `UNSAFE_INTEGER`, `INT64_RANGE` or `FEATURE_MISSING` for a cell that does not fit (no position:
+ *   the caller knows where the row came from)
+ * @example
+ * ```ts
+ * const encode = exampleEncoder({ age: 'int64', name: 'bytes' });
+ * const example = encode([42, 'Ada']);
+ * ```
+ */
+export function exampleEncoder(
+  spec: ExampleSpec<object>,
+  options: Pick<BuildExamplesOptions, 'missing'> & { readonly stage?: string } = {},
+): CellEncoder {
+  const plan = compileRowPlan(spec, options, options.stage ?? 'exampleEncoder');
+  const { encoder } = plan;
+  const count = plan.entries.length;
+  return (cells, position) => {
+    const encoded = encoder?.encode(cells, position);
+    if (encoded !== undefined) return encoded;
+    const built: Example = { features: plan.fromCells(cells, count) };
+    return position === undefined ? built : withPosition(built, position);
+  };
 }
 
 /** Adds the row's position (file, line, row …) to a cell error. */

@@ -1,3 +1,4 @@
+import type { Position } from '../errors/tfpipe-error.js';
 import { EncodedExample, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from '../codec/encoded-example.js';
 import { varintSize, writeVarint } from '../codec/varint.js';
 import { plainDecimal } from './coerce-float.js';
@@ -26,13 +27,17 @@ export interface RowChunk {
 }
 
 /** Encodes a row's cells, or returns undefined when any cell is not of the common kinds handled. */
-export type GeneratedRowWriter = (cells: readonly unknown[]) => EncodedExample | undefined;
+export type GeneratedRowWriter = (
+  cells: readonly unknown[],
+  position: Position | undefined,
+) => EncodedExample | undefined;
 
 /** The generated function: the chunk and the missing entries are arguments, so one function serves every encoder of the same spec. */
 type SharedRowWriter = (
   cells: readonly unknown[],
   chunk: RowChunk,
   missingEntries: readonly Uint8Array[],
+  position: Position | undefined,
 ) => EncodedExample | undefined;
 
 /**
@@ -70,7 +75,7 @@ export function generateRowWriter(
   for (const [index, feature] of features.entries()) parse.push(parseCell(index, feature, missingEntries));
   for (const index of order) write.push(writeEntry(index, features[index]!, missingEntries));
   const body = `'use strict';
-return function writeRow(cells, chunk, missingEntries) {
+return function writeRow(cells, chunk, missingEntries, position) {
   let total = 0;
   ${parse.join('\n  ')}
   const length = 1 + (total < 128 ? 1 : total < 16384 ? 2 : vs(total)) + total;
@@ -83,7 +88,7 @@ return function writeRow(cells, chunk, missingEntries) {
   ${varint('total')}
   ${write.join('\n  ')}
   chunk.used = p + ${FRAME_TRAILER_BYTES};
-  return new Encoded(t, start, length, true);
+  return new Encoded(t, start, length, true, position);
 };`;
   let shared = generatedWriters.get(body);
   if (shared === undefined) {
@@ -96,7 +101,7 @@ return function writeRow(cells, chunk, missingEntries) {
     generatedWriters.set(body, shared);
   }
   const writer = shared;
-  return (cells) => writer(cells, chunk, missingEntries);
+  return (cells, position) => writer(cells, chunk, missingEntries, position);
 }
 
 function compile(body: string): SharedRowWriter {

@@ -11,6 +11,7 @@ import {
   writeNegative,
   type Template,
 } from './row-encoder-bytes.js';
+import type { Position } from '../errors/tfpipe-error.js';
 import type { Feature } from '../model/feature.js';
 import type { CompiledEntry } from './compile-feature.js';
 import { BYTES, FLOAT, INT64, RowSlots } from './row-cells.js';
@@ -153,10 +154,10 @@ export class RowEncoder {
 
   /**
    * Encodes a row from its cells (in spec order) and returns it as an {@link EncodedExample}, or
-   * undefined when the row must take the Feature path.
+   * undefined when the row must take the Feature path. `position` is kept on the Example.
    */
-  encode(cells: readonly unknown[]): EncodedExample | undefined {
-    const generated = this.#generated?.(cells);
+  encode(cells: readonly unknown[], position?: Position): EncodedExample | undefined {
+    const generated = this.#generated?.(cells, position);
     if (generated !== undefined) return generated;
     const total = this.#parse(cells);
     if (total < 0) return undefined;
@@ -168,7 +169,7 @@ export class RowEncoder {
     const chunk = out.bytes;
     chunk[start] = 0x0a;
     out.used = this.#write(chunk, writeVarint(chunk, start + 1, total)) + FRAME_TRAILER_BYTES;
-    return new EncodedExample(chunk, start, length, true);
+    return new EncodedExample(chunk, start, length, true, position);
   }
 
   /** Parses every cell into slots and sizes; returns the Features message size, or -1 to refuse the row. */

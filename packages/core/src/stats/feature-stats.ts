@@ -1,6 +1,7 @@
 import type { Example, Features, PayloadType, SequenceExample } from '../model/example.js';
 import { isSequenceExample } from '../model/example.js';
 import type { FeatureKind } from '../model/feature.js';
+import { EncodedExample, ENCODED } from '../codec/encoded-example.js';
 
 /** What was seen of one feature across a dataset. */
 export interface FeatureStat {
@@ -55,6 +56,7 @@ export class FeatureStatsCollector {
   #payloadType: PayloadType | undefined;
   readonly #features = new Map<string, MutableStat>();
   readonly #featureLists = new Map<string, MutableStat>();
+  readonly #scanner = new ExampleScanner();
 
   /** Adds one record. */
   add(record: Example | SequenceExample): void {
@@ -72,6 +74,8 @@ export class FeatureStatsCollector {
       }
     } else {
       this.#payloadType ??= 'Example';
+      // An encoded Example is measured from its bytes: decoding it would build every Feature.
+      if (record instanceof EncodedExample && this.#scanner.add(this.#features, record[ENCODED])) return;
       addFeatures(this.#features, record.features);
     }
   }
@@ -137,4 +141,157 @@ function toStat(name: string, stat: MutableStat): FeatureStat {
 
 function byName([a]: [string, MutableStat], [b]: [string, MutableStat]): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const KIND_BY_FIELD: readonly FeatureKind[] = ['none', 'bytes', 'float', 'int64'];
+/** As the decoder reads keys: a BOM is part of the name; invalid UTF-8 is refused (decoding then raises it). */
+const keyDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Measures an Example's features from its wire bytes, for the canonical form the codec writes: one
+ * `features` field, map entries in strictly increasing key order (so no key twice), each Feature with
+ * at most one list, packed numbers. Anything else is refused (false, nothing counted) and the caller
+ * measures the decoded Example, so the result is always what decoding would give.
+ */
+class ExampleScanner {
+  /** Key bytes and names of the last record's entries, by entry index: rows repeat their keys. */
+  #keyBytes: Uint8Array[] = [];
+  #keyNames: string[] = [];
+  /** The stat of each remembered key, once looked up (stats always go to the same map). */
+  #keyStats: (MutableStat | undefined)[] = [];
+  #bytes: Uint8Array = new Uint8Array(0);
+  #at = 0;
+  /** Entries read (their names are `#keyNames`): kinds and lengths, applied once the whole record is read. */
+  #kinds: FeatureKind[] = [];
+  #lengths: number[] = [];
+
+  add(stats: Map<string, MutableStat>, bytes: Uint8Array): boolean {
+    const count = this.#scan(bytes);
+    if (count < 0) return false;
+    for (let index = 0; index < count; index++) {
+      const stat = (this.#keyStats[index] ??= statFor(stats, this.#keyNames[index]!));
+      stat.present++;
+      observe(stat, this.#kinds[index]!, this.#lengths[index]!);
+    }
+    return true;
+  }
+
+  /** Reads the entries into the scratch arrays; their number, or -1 for a non-canonical record. */
+  #scan(bytes: Uint8Array): number {
+    this.#bytes = bytes;
+    this.#at = 0;
+    const end = bytes.length;
+    if (end === 0) return 0;
+    if (this.#varint() !== 0x0a) return -1;
+    const featuresEnd = this.#length(end);
+    if (featuresEnd !== end) return -1;
+    let count = 0;
+    let previous: Uint8Array | undefined;
+    let previousHit = false;
+    while (this.#at < featuresEnd) {
+      if (this.#varint() !== 0x0a) return -1;
+      const entryEnd = this.#length(featuresEnd);
+      if (entryEnd < 0 || this.#varint() !== 0x0a) return -1;
+      const keyEnd = this.#length(entryEnd);
+      if (keyEnd < 0) return -1;
+      // The key as the last record's at this index (verified then), else decoded and checked now.
+      const keyStart = this.#at;
+      const cached = this.#keyBytes[count];
+      let hit = cached !== undefined && cached.length === keyEnd - keyStart;
+      for (let index = 0; hit && index < cached!.length; index++)
+        hit = cached![index] === bytes[keyStart + index];
+      if (!hit || !previousHit) {
+        const key = bytes.subarray(keyStart, keyEnd);
+        if (previous !== undefined && compare(previous, key) >= 0) return -1;
+        if (!hit && !this.#remember(count, key)) return -1;
+      }
+      previous = this.#keyBytes[count];
+      previousHit = hit;
+      this.#at = keyEnd;
+      if (this.#varint() !== 0x12) return -1;
+      const featureEnd = this.#length(entryEnd);
+      if (featureEnd !== entryEnd) return -1;
+      let kind: FeatureKind = 'none';
+      let length = 0;
+      if (this.#at < featureEnd) {
+        const tag = this.#varint();
+        const field = tag >>> 3;
+        if ((tag & 7) !== 2 || field < 1 || field > 3) return -1;
+        const listEnd = this.#length(featureEnd);
+        if (listEnd !== featureEnd) return -1;
+        kind = KIND_BY_FIELD[field]!;
+        length = this.#listLength(field, listEnd);
+        if (length < 0) return -1;
+      }
+      this.#kinds[count] = kind;
+      this.#lengths[count] = length;
+      count++;
+      this.#at = entryEnd;
+    }
+    return count;
+  }
+
+  /** Values in a list message ending at `end`: bytes entries, or one packed run of numbers. */
+  #listLength(field: number, end: number): number {
+    const bytes = this.#bytes;
+    if (this.#at === end) return 0;
+    if (field === 1) {
+      let count = 0;
+      while (this.#at < end) {
+        if (this.#varint() !== 0x0a) return -1;
+        const valueEnd = this.#length(end);
+        if (valueEnd < 0) return -1;
+        this.#at = valueEnd;
+        count++;
+      }
+      return count;
+    }
+    if (this.#varint() !== 0x0a) return -1;
+    const packedEnd = this.#length(end);
+    if (packedEnd !== end) return -1;
+    if (field === 2) return (end - this.#at) % 4 === 0 ? (end - this.#at) / 4 : -1;
+    let count = 0;
+    for (let index = this.#at; index < end; index++) if (bytes[index]! < 0x80) count++;
+    return bytes[end - 1]! < 0x80 ? count : -1;
+  }
+
+  /** Decodes and keeps the key at entry `index` with its stat; false for a key that is not UTF-8. */
+  #remember(index: number, key: Uint8Array): boolean {
+    let name: string;
+    try {
+      name = keyDecoder.decode(key);
+    } catch {
+      return false;
+    }
+    this.#keyBytes[index] = key.slice();
+    this.#keyNames[index] = name;
+    this.#keyStats[index] = undefined;
+    return true;
+  }
+
+  /** A varint below 2^28 at the cursor (tags and lengths); -1 when longer or cut off. */
+  #varint(): number {
+    const bytes = this.#bytes;
+    let value = 0;
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (this.#at >= bytes.length) return -1;
+      const byte = bytes[this.#at++]!;
+      value |= (byte & 0x7f) << shift;
+      if (byte < 0x80) return value;
+    }
+    return -1;
+  }
+
+  /** Reads a length and returns where it ends, or -1 when it passes `limit`. */
+  #length(limit: number): number {
+    const length = this.#varint();
+    if (length < 0 || this.#at + length > limit) return -1;
+    return this.#at + length;
+  }
+}
+
+function compare(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return a[index]! - b[index]!;
+  return a.length - b.length;
 }

@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { floatByPattern, parseFloatText } from './csv-values.js';
+
+/** parseFloatText's value, or undefined where it refuses the text. */
+function parsed(text: string): number | undefined {
+  try {
+    return parseFloatText(text);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('parseFloatText', () => {
+  test('Python float() spellings', () => {
+    const cases: [string, number][] = [
+      ['1.5', 1.5],
+      ['.5', 0.5],
+      ['5.', 5],
+      ['-0', -0],
+      ['1e3', 1000],
+      ['-2.5E-3', -0.0025],
+      ['+1.5', 1.5],
+      [' 7 ', 7],
+      ['1_000.5', 1000.5],
+      ['inf', Infinity],
+      ['-Infinity', -Infinity],
+    ];
+    for (const [text, value] of cases) expect(parsed(text), text).toBe(value);
+    expect(parsed('NaN')).toBeNaN();
+    for (const text of ['', '.', '-', 'e5', '1e', '1e+', '1.2.3', '--1', '1_', '0x10', '1 2']) {
+      expect(parsed(text), text).toBeUndefined();
+    }
+  });
+
+  test('the plain-cell shortcut agrees with the full rules on every text', () => {
+    const text = fc
+      .array(fc.constantFrom(...'0123456789.eE+-_ inftyaINFTYAN'.split('')), { maxLength: 12 })
+      .map((characters) => characters.join(''));
+    fc.assert(
+      fc.property(fc.oneof(text, fc.double().map(String)), (value) => {
+        expect(Object.is(parsed(value), floatByPattern(value))).toBe(true);
+      }),
+      { seed: 5, numRuns: 20000 },
+    );
+  });
+});
