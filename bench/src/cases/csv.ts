@@ -2,7 +2,7 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildExamples, run, type ExampleSpec } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
-import { csvSource, csvToExamples } from '@tfpipe/source-csv';
+import { csvSource, csvToExamples, type CsvKind } from '@tfpipe/source-csv';
 import { random, scaled, timeOnce, timeRuns, type BenchCase, type SideContext } from '../harness.js';
 
 const ROWS = 1_000_000;
@@ -10,7 +10,8 @@ const BATCH = 1024;
 const HEADER = 'id,count,year,x1,x2,x3,x4,city,comment,label\n';
 const CITIES = ['Amsterdam', 'Berlin', 'Chicago', 'Delhi', 'São Paulo', 'Zürich', '東京', 'Lagos'];
 
-const SPEC: ExampleSpec = {
+/** The columns' kinds: core's spec for `buildExamples`, and the CSV schema for `csvToExamples`. */
+const SCHEMA = {
   id: 'int64',
   count: 'int64',
   year: 'int64',
@@ -21,7 +22,8 @@ const SPEC: ExampleSpec = {
   city: 'bytes',
   comment: 'bytes',
   label: 'int64',
-};
+} as const satisfies Record<string, CsvKind>;
+const SPEC: ExampleSpec = SCHEMA;
 
 function fileName(multiple: number): string {
   return `data-${multiple}x.csv`;
