@@ -119,7 +119,7 @@ export const csvCase: BenchCase = {
               csvToExamples({
                 path: join(context.dataDirectory, fileName(1)),
                 batchSize: BATCH,
-                schema: SPEC,
+                schema: SCHEMA,
               }),
               tfrecordSink({ path: output, fsync: false }),
             );
