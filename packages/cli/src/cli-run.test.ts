@@ -195,12 +195,14 @@ dataset = tf.data.TFRecordDataset(["data-00000-of-00001.tfrecord"]).map(parse)
     const rows = await run('csv-rows', { transforms: [{ filter: 'age >= 0' }] });
     const direct = await run('csv-direct', {});
     const shuffled = await run('csv-shuffled', { shuffle: { seed: 5, buffer: 64 } });
+    const fully = await run('csv-fully', { shuffle: { seed: 5, full: true, memory: '256K' } });
     expect(rows.length).toBeGreaterThan(100);
     expect(direct).toEqual(rows);
     expect(ids(shuffled)).not.toEqual(ids(rows));
-    expect(shuffled.map((record) => JSON.stringify(record)).sort()).toEqual(
-      rows.map((record) => JSON.stringify(record)).sort(),
-    );
+    const sorted = (list: typeof rows) => list.map((record) => JSON.stringify(record)).sort();
+    expect(sorted(shuffled)).toEqual(sorted(rows));
+    expect(ids(fully)).not.toEqual(ids(rows));
+    expect(sorted(fully)).toEqual(sorted(rows));
   });
 
   it('shuffles fully through temporary files: every record once, a new order, the same for the same seed', async () => {

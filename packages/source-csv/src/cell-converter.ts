@@ -1,10 +1,7 @@
 import { emptyFeature } from '@tfpipe/core';
 import type { Feature } from '@tfpipe/core';
 import type { CsvColumnSchema } from './csv-schema.js';
-import { CellValueError, parseBooleanText, parseFloatText, parseInt64Text } from './csv-values.js';
-
-/** Plain optional-sign digits: shorter than 16 characters, such text is a safe integer as a number. */
-const SHORT_INT = /^-?\d{1,15}$/;
+import { CellValueError, parseBooleanText, parseFloatText, parseInt64Cell } from './csv-values.js';
 
 /** Converts one cell to its feature; undefined means "omit the feature". @throws CellValueError */
 export type CellConverter = (cell: string) => Feature | undefined;
@@ -86,7 +83,7 @@ function cellValueParser(spec: CsvColumnSchema): (text: string) => unknown {
   }
   if (spec.kind === 'int64') {
     if (spec.boolean === true) return (text) => Number(parseBooleanText(text));
-    return (text) => (SHORT_INT.test(text) ? Number(text) : parseInt64Text(text));
+    return parseInt64Cell;
   }
   if (spec.kind === 'float') return parseFloatText;
   return (text) => text;

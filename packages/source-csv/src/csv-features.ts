@@ -67,10 +67,16 @@ export function csvFeatures(
   options: CsvFeaturesOptions,
 ): ReadableStream<CsvFeatureRow | CsvFeatureRow[]> & Reporter {
   // The converter fills the positioned row itself: no copy.
-  return featureStream(
+  const engine = new FeatureEngine(
+    options,
+    'features',
+    (record) => new CsvPositioned(record.file, record.line, record.row) as unknown as Record<string, Feature>,
+  );
+  return engineStream(
+    engine,
     options,
     STAGE,
-    (record) => new CsvPositioned(record.file, record.line, record.row) as unknown as Record<string, Feature>,
+    () => engine.next(),
     (features) => features as CsvFeatureRow,
   );
 }
@@ -93,14 +99,13 @@ export function csvToExamples(
   options: CsvFeaturesOptions,
 ): ReadableStream<Positioned<Example> | Positioned<Example>[]> & Reporter {
   const engine = new FeatureEngine(options, 'examples');
-  const rows = new RecordStream<Positioned<Example>, Positioned<Example>>(
+  return engineStream(
+    engine,
+    options,
+    'csvToExamples',
     () => engine.nextExamples(),
     (example) => example,
-    () => engine.cancel(),
-    resolveCsvSourceOptions(options).batchSize,
   );
-  engine.counted = rows;
-  return attachReport(rows.stream, () => engine.report('csvToExamples'));
 }
 
 /**
@@ -126,16 +131,17 @@ export function csvExampleSpec(schema: CsvSchema): Record<string, CsvKind> {
   return spec;
 }
 
-function featureStream<Out>(
+/** An engine's converted rows as a stream: batched as `options` says, counted, reported as `stage`. */
+function engineStream<Item, Out>(
+  engine: FeatureEngine,
   options: CsvFeaturesOptions,
   stage: string,
-  container: (record: CsvRecord) => Record<string, Feature>,
-  wrap: (features: Record<string, Feature>, record: CsvRecord) => Out,
+  next: () => Promise<readonly Item[] | undefined>,
+  wrap: (item: Item) => Out,
 ): ReadableStream<Out | Out[]> & Reporter {
-  const engine = new FeatureEngine(options, 'features', container);
-  const rows = new RecordStream<[Record<string, Feature>, CsvRecord], Out>(
-    () => engine.next(),
-    ([features, record]) => wrap(features, record),
+  const rows = new RecordStream<Item, Out>(
+    next,
+    wrap,
     () => engine.cancel(),
     resolveCsvSourceOptions(options).batchSize,
   );
@@ -313,11 +319,8 @@ class FeatureEngine {
   }
 
   /** The next converted rows (at least one), or undefined at the end. */
-  next(): Promise<[Record<string, Feature>, CsvRecord][] | undefined> {
-    return this.#nextConverted((record) => {
-      const features = this.#convert(record);
-      return features === undefined ? undefined : [features, record];
-    });
+  next(): Promise<Record<string, Feature>[] | undefined> {
+    return this.#nextConverted((record) => this.#convert(record));
   }
 
   /** The next encoded rows (at least one), positioned, or undefined at the end. */

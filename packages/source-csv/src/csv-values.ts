@@ -8,6 +8,8 @@
 export type CsvKind = 'int64' | 'float' | 'bytes';
 
 const SIMPLE_INT = /^-?\d+$/;
+/** Plain digits short enough (at most 15) that `Number` reads them exactly: a safe integer. */
+const SHORT_INT = /^-?\d{1,15}$/;
 const INT_PATTERN = /^[+-]?\d+(?:_\d+)*$/;
 const FLOAT_PATTERN =
   /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
@@ -20,7 +22,8 @@ export class CellValueError extends Error {}
 
 /** Parses an integer cell; undefined when it is not integer text. Range is not checked. */
 export function parseIntegerText(text: string): bigint | undefined {
-  if (SIMPLE_INT.test(text)) return text.length < 16 ? BigInt(Number(text)) : BigInt(text);
+  if (SHORT_INT.test(text)) return BigInt(Number(text));
+  if (SIMPLE_INT.test(text)) return BigInt(text);
   let trimmed = text.trim();
   if (!INT_PATTERN.test(trimmed)) return undefined;
   if (trimmed.includes('_')) trimmed = trimmed.replaceAll('_', '');
@@ -38,6 +41,14 @@ export function parseInt64Text(text: string): bigint {
   if (value === undefined) throw new CellValueError(`${JSON.stringify(text)} is not an integer`);
   if (!inInt64Range(value)) throw new CellValueError(`${text.trim()} is outside the int64 range`);
   return value;
+}
+
+/**
+ * {@link parseInt64Text} as a number where the value is a safe integer written as plain digits (the
+ * common cell), so no bigint is made; a bigint otherwise. @throws CellValueError
+ */
+export function parseInt64Cell(text: string): number | bigint {
+  return SHORT_INT.test(text) ? Number(text) : parseInt64Text(text);
 }
 
 /** Parses a float cell (stored later as float32). @throws CellValueError */

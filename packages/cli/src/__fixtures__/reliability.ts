@@ -33,11 +33,9 @@ export function startCli(args: readonly string[], options: { fileSizeBlocks?: nu
   const child =
     options.fileSizeBlocks === undefined
       ? spawn(command[0]!, command.slice(1), { stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(
-          'bash',
-          ['-c', `ulimit -f ${options.fileSizeBlocks}; exec "$@"`, 'bash', ...command],
-          { stdio: ['ignore', 'pipe', 'pipe'] },
-        );
+      : spawn('bash', ['-c', `ulimit -f ${options.fileSizeBlocks}; exec "$@"`, 'bash', ...command], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   child.stdout?.resume();

@@ -77,8 +77,9 @@ export async function runPipeline(
     const stages = [
       exampleStage(loaded, opened),
       collector && statsTap(collector, payloadType),
-      // The shuffle buffer shuffles records, not the batches a source may emit.
-      loaded.config.shuffle === undefined ? undefined : unbatch(),
+      // The shuffle buffer shuffles chunks: records, not the batches a source may emit (the full
+      // shuffle takes batches apart itself).
+      loaded.config.shuffle !== undefined && loaded.config.shuffle.full !== true ? unbatch() : undefined,
       shuffleStage(loaded),
     ];
     const writable = sink.create(sinkOptions, {

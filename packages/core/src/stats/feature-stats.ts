@@ -2,6 +2,7 @@ import type { Example, Features, PayloadType, SequenceExample } from '../model/e
 import { isSequenceExample } from '../model/example.js';
 import type { FeatureKind } from '../model/feature.js';
 import { EncodedExample, ENCODED } from '../codec/encoded-example.js';
+import { ProtoReader } from '../codec/proto-reader.js';
 
 /** What was seen of one feature across a dataset. */
 export interface FeatureStat {
@@ -159,8 +160,7 @@ class ExampleScanner {
   #keyNames: string[] = [];
   /** The stat of each remembered key, once looked up (stats always go to the same map). */
   #keyStats: (MutableStat | undefined)[] = [];
-  #bytes: Uint8Array = new Uint8Array(0);
-  #at = 0;
+  #reader = new ProtoReader(new Uint8Array(0), 'Example');
   /** Entries read (their names are `#keyNames`): kinds and lengths, applied once the whole record is read. */
   #kinds: FeatureKind[] = [];
   #lengths: number[] = [];
@@ -178,8 +178,16 @@ class ExampleScanner {
 
   /** Reads the entries into the scratch arrays; their number, or -1 for a non-canonical record. */
   #scan(bytes: Uint8Array): number {
-    this.#bytes = bytes;
-    this.#at = 0;
+    this.#reader = new ProtoReader(bytes, 'Example');
+    try {
+      return this.#entries(bytes);
+    } catch {
+      // Malformed bytes: decoding them raises the error, with its offset.
+      return -1;
+    }
+  }
+
+  #entries(bytes: Uint8Array): number {
     const end = bytes.length;
     if (end === 0) return 0;
     if (this.#varint() !== 0x0a) return -1;
@@ -188,14 +196,13 @@ class ExampleScanner {
     let count = 0;
     let previous: Uint8Array | undefined;
     let previousHit = false;
-    while (this.#at < featuresEnd) {
+    while (this.#reader.position < featuresEnd) {
       if (this.#varint() !== 0x0a) return -1;
       const entryEnd = this.#length(featuresEnd);
-      if (entryEnd < 0 || this.#varint() !== 0x0a) return -1;
+      if (this.#varint() !== 0x0a) return -1;
       const keyEnd = this.#length(entryEnd);
-      if (keyEnd < 0) return -1;
       // The key as the last record's at this index (verified then), else decoded and checked now.
-      const keyStart = this.#at;
+      const keyStart = this.#reader.position;
       const cached = this.#keyBytes[count];
       let hit = cached !== undefined && cached.length === keyEnd - keyStart;
       for (let index = 0; hit && index < cached!.length; index++)
@@ -207,13 +214,13 @@ class ExampleScanner {
       }
       previous = this.#keyBytes[count];
       previousHit = hit;
-      this.#at = keyEnd;
+      this.#reader.position = keyEnd;
       if (this.#varint() !== 0x12) return -1;
       const featureEnd = this.#length(entryEnd);
       if (featureEnd !== entryEnd) return -1;
       let kind: FeatureKind = 'none';
       let length = 0;
-      if (this.#at < featureEnd) {
+      if (this.#reader.position < featureEnd) {
         const tag = this.#varint();
         const field = tag >>> 3;
         if ((tag & 7) !== 2 || field < 1 || field > 3) return -1;
@@ -226,22 +233,20 @@ class ExampleScanner {
       this.#kinds[count] = kind;
       this.#lengths[count] = length;
       count++;
-      this.#at = entryEnd;
+      this.#reader.position = entryEnd;
     }
     return count;
   }
 
   /** Values in a list message ending at `end`: bytes entries, or one packed run of numbers. */
   #listLength(field: number, end: number): number {
-    const bytes = this.#bytes;
-    if (this.#at === end) return 0;
+    const bytes = this.#reader.bytes;
+    if (this.#reader.position === end) return 0;
     if (field === 1) {
       let count = 0;
-      while (this.#at < end) {
+      while (this.#reader.position < end) {
         if (this.#varint() !== 0x0a) return -1;
-        const valueEnd = this.#length(end);
-        if (valueEnd < 0) return -1;
-        this.#at = valueEnd;
+        this.#reader.position = this.#length(end);
         count++;
       }
       return count;
@@ -249,9 +254,9 @@ class ExampleScanner {
     if (this.#varint() !== 0x0a) return -1;
     const packedEnd = this.#length(end);
     if (packedEnd !== end) return -1;
-    if (field === 2) return (end - this.#at) % 4 === 0 ? (end - this.#at) / 4 : -1;
+    if (field === 2) return (end - this.#reader.position) % 4 === 0 ? (end - this.#reader.position) / 4 : -1;
     let count = 0;
-    for (let index = this.#at; index < end; index++) if (bytes[index]! < 0x80) count++;
+    for (let index = this.#reader.position; index < end; index++) if (bytes[index]! < 0x80) count++;
     return bytes[end - 1]! < 0x80 ? count : -1;
   }
 
@@ -269,24 +274,14 @@ class ExampleScanner {
     return true;
   }
 
-  /** A varint below 2^28 at the cursor (tags and lengths); -1 when longer or cut off. */
+  /** A tag or length at the cursor. @throws TfpipeError when cut off */
   #varint(): number {
-    const bytes = this.#bytes;
-    let value = 0;
-    for (let shift = 0; shift < 28; shift += 7) {
-      if (this.#at >= bytes.length) return -1;
-      const byte = bytes[this.#at++]!;
-      value |= (byte & 0x7f) << shift;
-      if (byte < 0x80) return value;
-    }
-    return -1;
+    return this.#reader.varint(this.#reader.bytes.length);
   }
 
-  /** Reads a length and returns where it ends, or -1 when it passes `limit`. */
+  /** Reads a length and returns where it ends. @throws TfpipeError when it passes `limit` */
   #length(limit: number): number {
-    const length = this.#varint();
-    if (length < 0 || this.#at + length > limit) return -1;
-    return this.#at + length;
+    return this.#reader.lengthDelimited(limit);
   }
 }
 
