@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { buildTables, crc32cRange, rangeFunction } from './crc32c.js';
 import { fillFrameCrcs } from './fill-frame-crcs.js';
+import type { SharedFrameBuffers } from './shared-buffers.js';
 
 /** The check value every CRC-32C implementation gives for "123456789". */
 const CHECK_VALUE = 0xe3069283;
@@ -23,7 +24,7 @@ parentPort.on('message', ({ id, buffer, frames, count }) => {
   } catch (thrown) {
     error = String(thrown);
   }
-  parentPort.postMessage({ id, buffer, frames, error }, [buffer, frames]);
+  parentPort.postMessage({ id, error });
 });
 `;
 
@@ -33,15 +34,7 @@ const IDLE_EXIT_MS = 5000;
 interface Reply {
   readonly ready?: boolean;
   readonly id?: number;
-  readonly buffer?: ArrayBuffer;
-  readonly frames?: ArrayBuffer;
   readonly error?: string;
-}
-
-/** A write buffer and its frame offsets, back from the thread with their CRCs filled in. */
-export interface FramedBuffers {
-  readonly buffer: ArrayBuffer;
-  readonly frames: ArrayBuffer;
 }
 
 /**
@@ -54,10 +47,7 @@ class CrcThread {
   #ready = false;
   #broken = false;
   #nextId = 0;
-  readonly #waiting = new Map<
-    number,
-    { resolve: (buffers: FramedBuffers) => void; reject: (error: Error) => void }
-  >();
+  readonly #waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   #idle: ReturnType<typeof setTimeout> | undefined;
   #readyWaiters: ((ready: boolean) => void)[] = [];
   /** Buffers framed on the thread so far (for tests). */
@@ -99,11 +89,12 @@ class CrcThread {
   }
 
   /**
-   * Fills in the CRCs of `count` frames of `buffer` on the thread (see `fillFrameCrcs`). Both
-   * buffers are moved there and back, not copied: they are detached here until the promise settles.
-   * @throws (rejects) when the thread is not running, or died with the buffers
+   * Fills in the CRCs of the first `count` frames listed in `buffers` on the thread (see
+   * `fillFrameCrcs`). The buffers are shared memory, so nothing is moved or copied; the caller must
+   * leave them alone until the promise settles.
+   * @throws (rejects) when the thread is not running, or died before it answered
    */
-  frame(buffer: ArrayBuffer, frames: ArrayBuffer, count: number): Promise<FramedBuffers> {
+  frame(buffers: SharedFrameBuffers, count: number): Promise<void> {
     const worker = this.#worker;
     if (worker === undefined || !this.#ready) return Promise.reject(new Error('the CRC thread is not ready'));
     const id = this.#nextId++;
@@ -111,8 +102,8 @@ class CrcThread {
       worker.ref();
       if (this.#idle !== undefined) clearTimeout(this.#idle);
     }
-    const done = new Promise<FramedBuffers>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
-    worker.postMessage({ id, buffer, frames, count }, [buffer, frames]);
+    const done = new Promise<void>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+    worker.postMessage({ id, buffer: buffers.buffer.buffer, frames: buffers.frames.buffer, count });
     return done;
   }
 
@@ -136,7 +127,7 @@ class CrcThread {
     if (waiting === undefined) return;
     this.#waiting.delete(reply.id!);
     this.framed++;
-    if (reply.error === undefined) waiting.resolve({ buffer: reply.buffer!, frames: reply.frames! });
+    if (reply.error === undefined) waiting.resolve();
     else waiting.reject(new Error(`the CRC thread failed: ${reply.error}`));
     if (this.#waiting.size === 0) this.#rest();
   }
@@ -180,20 +171,10 @@ export function fillFrameCrcsHere(buffer: Uint8Array, frames: Int32Array, count:
 }
 
 /**
- * Frames a full buffer on the CRC thread (moved there and back), or here when the thread is not
- * ready. A thread that dies while it holds the buffer loses it: that is an error, never a short file.
+ * Fills in a full buffer's CRCs on the CRC thread, or here when the thread is not ready. A thread
+ * that dies before it answers leaves the CRCs unknown: that is an error, never a short file.
  */
-export async function frameElsewhere(buffer: Uint8Array, frames: Int32Array, count: number): Promise<Framed> {
-  if (crcThread.ready) {
-    const back = await crcThread.frame(buffer.buffer as ArrayBuffer, frames.buffer as ArrayBuffer, count);
-    return { buffer: new Uint8Array(back.buffer), frames: new Int32Array(back.frames) };
-  }
-  fillFrameCrcsHere(buffer, frames, count);
-  return { buffer, frames };
-}
-
-/** A buffer and its frame table, back from framing. */
-export interface Framed {
-  readonly buffer: Uint8Array;
-  readonly frames: Int32Array;
+export async function frameElsewhere(buffers: SharedFrameBuffers, count: number): Promise<void> {
+  if (crcThread.ready) await crcThread.frame(buffers, count);
+  else fillFrameCrcsHere(buffers.buffer, buffers.frames, count);
 }

@@ -5,6 +5,11 @@ import { RoomFramer } from './room-framer.js';
 import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace, writeFrameLength } from './frame-record.js';
 import { fastCrc32c, fastCrc32cRange } from './native-crc32c.js';
 import type { ShardOutput } from './shard-output.js';
+import {
+  releaseSharedFrameBuffers,
+  takeSharedFrameBuffers,
+  type SharedFrameBuffers,
+} from './shared-buffers.js';
 
 /** Writes a payload of a known length into `target` at `offset`; returns the end offset. */
 export type PayloadWriter = (target: Uint8Array, offset: number) => number;
@@ -66,10 +71,12 @@ export class FrameBuffers {
    * the other buffer: `#frames` lists the frames' offsets.
    */
   #deferred = false;
+  /** In deferred mode, the buffer and its frame table, in shared memory (see takeSharedFrameBuffers). */
+  #shared: SharedFrameBuffers | undefined;
   #frames: Int32Array = new Int32Array(0);
   #frameCount = 0;
   /** Deferred buffers written and free again, with their frame tables. */
-  #free: { buffer: Uint8Array; frames: Int32Array }[] = [];
+  #free: SharedFrameBuffers[] = [];
   #deferredBuffers = 0;
   #failed = false;
   #pending: Promise<void> = Promise.resolve();
@@ -87,6 +94,19 @@ export class FrameBuffers {
   async drain(): Promise<void> {
     await this.#flush();
     await this.#pending;
+  }
+
+  /**
+   * Gives the shared buffers back for other files, after a {@link drain} that succeeded: nothing
+   * holds them then. This object must not be used afterwards. (After a failure they are left to the
+   * garbage collector: a CRC job that was given up on may still be writing into one.)
+   */
+  release(): void {
+    const idle = [...this.#free];
+    if (this.#shared !== undefined && this.#used === 0) idle.push(this.#shared);
+    this.#free = [];
+    this.#shared = undefined;
+    releaseSharedFrameBuffers(idle);
   }
 
   /** Waits for the writes under way, ignoring their errors (after a failure, before discarding). */
@@ -306,15 +326,14 @@ export class FrameBuffers {
       if (this.#failed) await this.#pending;
       const used = this.#used;
       const count = this.#frameCount;
-      const buffers = { buffer: this.#buffer, frames: this.#frames };
+      const buffers = this.#shared!;
       const previous = this.#pending;
-      const framing =
-        count > 0 ? frameElsewhere(buffers.buffer, buffers.frames, count) : Promise.resolve(buffers);
+      const framing = count > 0 ? frameElsewhere(buffers, count) : Promise.resolve();
       const write = (async () => {
-        const framed = await framing;
+        await framing;
         await previous;
-        await output.write(framed.buffer.subarray(0, used));
-        this.#free.push(framed);
+        await output.write(buffers.buffer.subarray(0, used));
+        this.#free.push(buffers);
       })();
       write.catch(() => {
         this.#failed = true;
@@ -350,6 +369,7 @@ export class FrameBuffers {
     if (free !== undefined) {
       this.#buffer = free.buffer;
       this.#frames = free.frames;
+      this.#shared = free;
       this.#deferred = true;
     } else {
       this.#buffer = this.#newBuffer();
@@ -379,16 +399,20 @@ export class FrameBuffers {
 
   /**
    * A buffer for the next records. Once the CRC thread is ready, their CRCs are deferred: the full
-   * buffer is moved to the thread, framed there, moved back and written.
+   * buffer, in shared memory, is framed by the thread where it is, then written.
    */
   #newBuffer(): Uint8Array {
     const size = this.#size;
     this.#deferred = this.#useThread && crcThread.ready;
-    if (this.#deferred) {
-      this.#frames = new Int32Array(Math.floor(size / FRAME_OVERHEAD) + 1);
-      this.#frameCount = 0;
-      this.#deferredBuffers++;
+    if (!this.#deferred) {
+      this.#shared = undefined;
+      return new Uint8Array(size);
     }
-    return new Uint8Array(size);
+    const shared = takeSharedFrameBuffers(size);
+    this.#shared = shared;
+    this.#frames = shared.frames;
+    this.#frameCount = 0;
+    this.#deferredBuffers++;
+    return shared.buffer;
   }
 }

@@ -18,6 +18,7 @@ import type { TfrecordSinkOptions } from './sink-options.js';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';
 import { crcThread } from './crc-thread.js';
+import { pooledSharedFrameBuffers, sharedBufferCounts } from './shared-buffers.js';
 
 type Row = { id: unknown; score: unknown; name: unknown };
 const SPEC = { id: 'int64', score: 'float', name: 'bytes' } as const;
@@ -180,6 +181,52 @@ describe('records framed where their encoder left room', () => {
     } finally {
       lost.mockRestore();
     }
+  });
+
+  it('reuses the shared buffers of a finished file for the next one', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    const directory = await tempDir();
+    const values = rows(1500);
+    const batches = await built(values, 50);
+    // A size no other test uses, so the pool starts empty for it.
+    const bufferBytes = 72 * 1024;
+    expect(pooledSharedFrameBuffers(bufferBytes)).toBe(0);
+    await writeAll(tfrecordSink({ path: join(directory, 'first.tfrecord'), bufferBytes }), batches);
+    const pooled = pooledSharedFrameBuffers(bufferBytes);
+    expect(pooled).toBeGreaterThan(0);
+    const { allocated, reused } = sharedBufferCounts;
+    await writeAll(tfrecordSink({ path: join(directory, 'second.tfrecord'), bufferBytes }), batches);
+    expect(sharedBufferCounts.allocated).toBe(allocated);
+    expect(sharedBufferCounts.reused).toBeGreaterThan(reused);
+    expect(pooledSharedFrameBuffers(bufferBytes)).toBe(pooled);
+    for (const name of ['first.tfrecord', 'second.tfrecord']) {
+      expect(difference(await readFile(join(directory, name)), framed(expected(values)))).toBe('same');
+    }
+  });
+
+  it('never gives two files written at once the same shared buffer', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    const directory = await tempDir();
+    const bufferBytes = 64 * 1024;
+    // Buffers left by earlier files are in the pool: both files take from it and give back to it.
+    const warm = await built(rows(600), 50);
+    await writeAll(tfrecordSink({ path: join(directory, 'warm.tfrecord'), bufferBytes }), warm);
+    const first = rows(2000);
+    const second = rows(2600).slice(600);
+    const writers = [
+      tfrecordSink({ path: join(directory, 'a.tfrecord'), bufferBytes }).getWriter(),
+      tfrecordSink({ path: join(directory, 'b.tfrecord'), bufferBytes }).getWriter(),
+    ];
+    const [a, b] = [await built(first, 40), await built(second, 40)];
+    for (let index = 0; index < Math.max(a.length, b.length); index++) {
+      await Promise.all([
+        index < a.length ? writers[0]!.write(a[index]) : undefined,
+        index < b.length ? writers[1]!.write(b[index]) : undefined,
+      ]);
+    }
+    await Promise.all(writers.map((writer) => writer.close()));
+    expect(difference(await readFile(join(directory, 'a.tfrecord')), framed(expected(first)))).toBe('same');
+    expect(difference(await readFile(join(directory, 'b.tfrecord')), framed(expected(second)))).toBe('same');
   });
 
   it('writes a record sent to two sinks the same way in both', async () => {

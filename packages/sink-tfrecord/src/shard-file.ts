@@ -128,6 +128,7 @@ export class ShardFile {
   /** Flushes everything, ends compression, syncs and closes the file (still under its temporary name). */
   async finish(): Promise<void> {
     await this.#frames.drain();
+    this.#frames.release();
     await this.#output.finish();
     this.#sha256 = this.#output.digest();
     if (this.settings.fsync) await this.#handle.datasync();

@@ -116,6 +116,7 @@ function compile(body: string): SharedRowWriter {
     'decimal',
     'utf8Size',
     'writeUtf8',
+    'writeAscii',
     body,
   ) as (...helpers: unknown[]) => SharedRowWriter;
   return factory(
@@ -129,6 +130,7 @@ function compile(body: string): SharedRowWriter {
     plainDecimal,
     utf8Size,
     writeUtf8,
+    writeAscii,
   );
 }
 
@@ -228,7 +230,7 @@ function writeEntry(index: number, feature: GeneratedFeature, missingEntries: Ui
       `t[p++] = 10; ${varint('l')}`,
       `t[p++] = 10; ${varint('n')}`,
       `if (typeof b !== 'string') p = copy(b, t, p);`,
-      'else if (n === b.length) { for (let i = 0; i < n; i++) t[p + i] = b.charCodeAt(i); p += n; }',
+      'else if (n === b.length) p = writeAscii(t, p, b);',
       'else p = writeUtf8(t, p, b);',
     ].join(' ');
   }
@@ -266,6 +268,19 @@ export function utf8Size(text: string): number {
     }
   }
   return size;
+}
+
+/**
+ * Writes a string of ASCII characters (one byte each) at `position`; returns the position after it.
+ *
+ * A function of its own rather than a loop in the generated writer: a loop there let V8 replace the
+ * writer's code only at the loop (on-stack replacement), and in about one process in five the writer
+ * then ran unoptimized from its next call on, 4x slower (100k tabular rows: 0.8M rows/s, not 3M).
+ */
+export function writeAscii(target: Uint8Array, position: number, text: string): number {
+  const length = text.length;
+  for (let index = 0; index < length; index++) target[position + index] = text.charCodeAt(index);
+  return position + length;
 }
 
 /** Writes a well-formed string as UTF-8 at `position`; returns the position after it. */

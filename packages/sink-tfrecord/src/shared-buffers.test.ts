@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  dropSharedFrameBuffers,
+  pooledSharedFrameBuffers,
+  releaseSharedFrameBuffers,
+  sharedBufferCounts,
+  takeSharedFrameBuffers,
+} from './shared-buffers.js';
+
+// Sizes no other test file uses; each test file runs in its own module instance anyway.
+const SIZE = 96 * 1024;
+
+afterEach(() => {
+  dropSharedFrameBuffers();
+  vi.useRealTimers();
+});
+
+describe('shared frame buffers', () => {
+  it('are shared memory, with a frame table for the most frames that fit', () => {
+    const { buffer, frames } = takeSharedFrameBuffers(SIZE);
+    expect(buffer.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(frames.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(buffer.length).toBe(SIZE);
+    // Every frame is at least 16 bytes (an empty record): one more slot than whole frames fit.
+    expect(frames.length).toBe(SIZE / 16 + 1);
+  });
+
+  it('hands out a given-back buffer again, and never the same one twice', () => {
+    const first = takeSharedFrameBuffers(SIZE);
+    const second = takeSharedFrameBuffers(SIZE);
+    releaseSharedFrameBuffers([first, second]);
+    const { allocated } = sharedBufferCounts;
+    const again = [takeSharedFrameBuffers(SIZE), takeSharedFrameBuffers(SIZE), takeSharedFrameBuffers(SIZE)];
+    expect(sharedBufferCounts.allocated).toBe(allocated + 1);
+    expect(new Set(again).size).toBe(3);
+    expect(again).toContain(first);
+    expect(again).toContain(second);
+    // Another size is never served from this pool.
+    releaseSharedFrameBuffers(again);
+    expect(takeSharedFrameBuffers(SIZE * 2).buffer.length).toBe(SIZE * 2);
+  });
+
+  it('keeps at most eight idle buffers of a size, each once', () => {
+    const taken = Array.from({ length: 11 }, () => takeSharedFrameBuffers(SIZE));
+    releaseSharedFrameBuffers([taken[0]!, taken[0]!]);
+    expect(pooledSharedFrameBuffers(SIZE)).toBe(1);
+    releaseSharedFrameBuffers(taken.slice(1));
+    expect(pooledSharedFrameBuffers(SIZE)).toBe(8);
+  });
+
+  it('drops idle buffers 5 s after the last use', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    releaseSharedFrameBuffers([takeSharedFrameBuffers(SIZE)]);
+    vi.advanceTimersByTime(3000);
+    // A use in between restarts the wait.
+    releaseSharedFrameBuffers([takeSharedFrameBuffers(SIZE)]);
+    vi.advanceTimersByTime(3000);
+    expect(pooledSharedFrameBuffers(SIZE)).toBe(1);
+    vi.advanceTimersByTime(2100);
+    expect(pooledSharedFrameBuffers(SIZE)).toBe(0);
+  });
+});

@@ -1,0 +1,87 @@
+import { FRAME_OVERHEAD } from './frame-record.js';
+
+/** A write buffer whose CRCs the CRC thread fills in, and its table of frame offsets; both shared memory. */
+export interface SharedFrameBuffers {
+  readonly buffer: Uint8Array;
+  readonly frames: Int32Array;
+}
+
+/** Idle buffers kept per size at most: enough for two files written at once (four each in flight). */
+const MAX_POOLED_PER_SIZE = 8;
+
+/** How long idle buffers are kept after the last one was taken or given back, milliseconds. */
+const IDLE_RELEASE_MS = 5000;
+
+const pools = new Map<number, SharedFrameBuffers[]>();
+let releaseTimer: ReturnType<typeof setTimeout> | undefined;
+let lastUse = 0;
+
+/** Counters for tests: shared buffers allocated and taken from the pool so far. Internal. */
+export const sharedBufferCounts = { allocated: 0, reused: 0 };
+
+/**
+ * A `size`-byte write buffer in shared memory, with a frame table for as many frames as fit: an idle
+ * one given back by an earlier file, or a new one. Internal.
+ *
+ * Why shared memory: the CRC thread reads and writes the buffer where it is. Moving an ArrayBuffer
+ * to a thread and back makes a new ArrayBuffer object on each side every time, and V8 counts each
+ * as new off-heap memory; at the rate a tabular file fills 4 MiB buffers that forced a full
+ * collection every few hundred milliseconds (100k rows: 9 full collections in 12 files, 1 with
+ * shared buffers, and ~370 ns of GC thread time per row less). Reusing the buffers across files
+ * does the same for a writer that opens many shards.
+ */
+export function takeSharedFrameBuffers(size: number): SharedFrameBuffers {
+  lastUse = performance.now();
+  const pooled = pools.get(size)?.pop();
+  if (pooled !== undefined) {
+    sharedBufferCounts.reused++;
+    return pooled;
+  }
+  sharedBufferCounts.allocated++;
+  return {
+    buffer: new Uint8Array(new SharedArrayBuffer(size)),
+    frames: new Int32Array(new SharedArrayBuffer(4 * (Math.floor(size / FRAME_OVERHEAD) + 1))),
+  };
+}
+
+/**
+ * Gives idle buffers back for the next file. The caller must not touch them afterwards: no write
+ * and no CRC job may still hold them. Internal.
+ */
+export function releaseSharedFrameBuffers(buffers: readonly SharedFrameBuffers[]): void {
+  if (buffers.length === 0) return;
+  lastUse = performance.now();
+  for (const entry of buffers) {
+    const size = entry.buffer.length;
+    let pool = pools.get(size);
+    if (pool === undefined) {
+      pool = [];
+      pools.set(size, pool);
+    }
+    if (pool.length < MAX_POOLED_PER_SIZE && !pool.includes(entry)) pool.push(entry);
+  }
+  releaseTimer ??= setTimeout(releaseIdle, IDLE_RELEASE_MS).unref();
+}
+
+/** Idle buffers per size (for tests). Internal. */
+export function pooledSharedFrameBuffers(size: number): number {
+  return pools.get(size)?.length ?? 0;
+}
+
+/** Drops every idle buffer now. Internal (tests). */
+export function dropSharedFrameBuffers(): void {
+  pools.clear();
+  if (releaseTimer !== undefined) clearTimeout(releaseTimer);
+  releaseTimer = undefined;
+}
+
+/** Drops the idle buffers once none has been used for IDLE_RELEASE_MS: one timer per idle spell. */
+function releaseIdle(): void {
+  releaseTimer = undefined;
+  const left = IDLE_RELEASE_MS - (performance.now() - lastUse);
+  if (left > 0) {
+    releaseTimer = setTimeout(releaseIdle, left).unref();
+    return;
+  }
+  pools.clear();
+}
