@@ -71,15 +71,27 @@ class CrcThread {
     for (const resolve of waiters) resolve(this.#ready);
   }
 
-  /** Starts the thread if it is not running (does not wait for it). */
+  /**
+   * Starts the thread if it is not running (does not wait for it). An idle thread's 5 s until it
+   * exits start again: a file that has just opened is about to use it.
+   */
   start(): void {
+    if (this.#worker !== undefined && this.#waiting.size === 0) this.#rest();
     if (this.#worker !== undefined || this.#broken) return;
     try {
       const worker = new Worker(THREAD_SOURCE, { eval: true, execArgv: [], name: 'tfpipe tfrecord crc' });
       this.#worker = worker;
-      worker.on('message', (reply: Reply) => this.#receive(reply));
-      worker.on('error', (error) => this.#fail(error));
-      worker.on('exit', () => this.#fail(new Error('the CRC thread exited')));
+      // Only the current thread's events count: one that exited when idle may still report its exit
+      // after a new one has started, and must not take the new one down.
+      worker.on('message', (reply: Reply) => {
+        if (this.#worker === worker) this.#receive(reply);
+      });
+      worker.on('error', (error) => {
+        if (this.#worker === worker) this.#fail(error);
+      });
+      worker.on('exit', () => {
+        if (this.#worker === worker) this.#fail(new Error('the CRC thread exited'));
+      });
       // After the listeners: adding a 'message' listener refs the worker's port again.
       worker.unref();
     } catch {
@@ -136,6 +148,7 @@ class CrcThread {
   #rest(): void {
     const worker = this.#worker;
     if (worker === undefined) return;
+    if (this.#idle !== undefined) clearTimeout(this.#idle);
     worker.unref();
     this.#idle = setTimeout(() => {
       if (this.#waiting.size > 0 || this.#worker !== worker) return;

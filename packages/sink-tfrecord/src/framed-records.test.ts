@@ -183,6 +183,24 @@ describe('records framed where their encoder left room', () => {
     }
   });
 
+  it('keeps an idle CRC thread 5 s past the last time a file asked for it', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      crcThread.start();
+      vi.advanceTimersByTime(4000);
+      // A file opening (its FrameBuffers call start) restarts the wait.
+      crcThread.start();
+      vi.advanceTimersByTime(4000);
+      expect(crcThread.ready).toBe(true);
+      vi.advanceTimersByTime(1500);
+      expect(crcThread.ready).toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await crcThread.whenReady()).toBe(true);
+  });
+
   it('reuses the shared buffers of a finished file for the next one', async () => {
     expect(await crcThread.whenReady()).toBe(true);
     const directory = await tempDir();
