@@ -51,6 +51,10 @@ export type { ReaderSpec, FeatureParseSpec } from './stats/reader-spec.js';
 export { tensorflowSpec, daliSpec } from './stats/python-spec.js';
 export type { PythonSpecOptions } from './stats/python-spec.js';
 
+// Exact fast number parsing, for sources with their own cell rules (CSV's Python spellings)
+export { plainDecimal } from './stages/coerce-float.js';
+export { smallInteger } from './stages/coerce-int64.js';
+
 // Stages
 export { buildExamples, exampleEncoder } from './stages/build-examples.js';
 export type {

@@ -4,6 +4,8 @@
  * `inf`/`infinity`/`nan` in any case. int64 is exact (`bigint`) over the full range.
  */
 
+import { plainDecimal, smallInteger } from '@tfpipe/core';
+
 /** A kind of CSV column: the `tf.train.Feature` kinds. */
 export type CsvKind = 'int64' | 'float' | 'bytes';
 
@@ -48,7 +50,9 @@ export function parseInt64Text(text: string): bigint {
  * common cell), so no bigint is made; a bigint otherwise. @throws CellValueError
  */
 export function parseInt64Cell(text: string): number | bigint {
-  return SHORT_INT.test(text) ? Number(text) : parseInt64Text(text);
+  // core's hand parser takes `[+-]digits` up to 15 characters, which Python's int() reads the same.
+  const small = smallInteger(text);
+  return small !== undefined ? small : parseInt64Text(text);
 }
 
 /** Parses a float cell (stored later as float32). @throws CellValueError */
@@ -59,6 +63,10 @@ export function parseFloatText(text: string): number {
 }
 
 function floatOrUndefined(text: string): number | undefined {
+  // First core's exact hand parser (a short plain decimal, the common cell: ~4x cheaper than
+  // `Number(text)`), then the character scan and `Number`, then the patterns.
+  const value = plainDecimal(text);
+  if (value === value) return value;
   return isPlainFloat(text) ? Number(text) : floatByPattern(text);
 }
 
