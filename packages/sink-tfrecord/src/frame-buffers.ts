@@ -1,4 +1,4 @@
-import { FRAME_TRAILER_BYTES } from '@tfpipe/core';
+import { FRAME_TRAILER_BYTES, copyBytes } from '@tfpipe/core';
 import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
 import { crcThread, frameElsewhere } from './crc-thread.js';
 import { RoomFramer } from './room-framer.js';
@@ -157,7 +157,7 @@ export class FrameBuffers {
       if (this.#buffer.length - used < frameBytes) return false;
       if (length >= DEFERRED_MAX_BYTES) {
         this.#copyPending();
-        this.#buffer.set(buffer.subarray(offset, offset + length), used + HEADER_BYTES);
+        copyBytes(this.#buffer, buffer.subarray(offset, offset + length), used + HEADER_BYTES);
         this.#frameAt(used, length);
         this.#used = used + frameBytes;
         return true;
@@ -211,7 +211,7 @@ export class FrameBuffers {
   #copyPending(): void {
     const source = this.#copyBuffer;
     if (source === undefined) return;
-    this.#buffer.set(source.subarray(this.#copyStart, this.#copyEnd), this.#copyTarget);
+    copyBytes(this.#buffer, source.subarray(this.#copyStart, this.#copyEnd), this.#copyTarget);
     this.#copyBuffer = undefined;
   }
 

@@ -5,6 +5,7 @@ import { EncodedExample, encodedBytesOf } from './encoded-example.js';
 import { sortedKeys } from './feature-keys.js';
 import type { SortedKeys } from './feature-keys.js';
 import { int64VarintSize, varintSize, writeInt64Varint, writeVarint } from './varint.js';
+import { copyBytes } from './copy-bytes.js';
 
 // Tags (field number << 3 | wire type) of the tf.train messages; every field here is length-delimited.
 const TAG_1 = 0x0a; // Example.features, SequenceExample.context, map entries, entry key, *List.value, FeatureList.feature
@@ -196,7 +197,7 @@ function writeFeature(
       for (let index = 0; index < values.length; index++) {
         const value = values[index] as Uint8Array;
         position = writeHeader(target, position, TAG_1, value.length);
-        target.set(value, position);
+        copyBytes(target, value, position);
         position += value.length;
       }
       return position;
@@ -208,7 +209,7 @@ function writeFeature(
       position = writeHeader(target, position, TAG_FLOAT_LIST, fieldSize(count * 4));
       position = writeHeader(target, position, TAG_1, count * 4);
       if (values instanceof Float32Array && LITTLE_ENDIAN) {
-        target.set(new Uint8Array(values.buffer, values.byteOffset, count * 4), position);
+        copyBytes(target, new Uint8Array(values.buffer, values.byteOffset, count * 4), position);
         return position + count * 4;
       }
       for (let index = 0; index < count; index++) {
@@ -327,7 +328,7 @@ export function encodeInto(value: Example | SequenceExample, target: Uint8Array,
   }
   if (value instanceof EncodedExample) return value.copyInto(target, offset);
   if (carried !== undefined) {
-    target.set(carried, offset);
+    copyBytes(target, carried, offset);
     return offset + length;
   }
   return write(value, target, offset);

@@ -2,6 +2,7 @@ import { POSITION } from '../contract/plugin-contract.js';
 import type { Position } from '../errors/tfpipe-error.js';
 import type { Example, Features } from '../model/example.js';
 import { decodeExample } from './decode-example.js';
+import { copyBytes } from './copy-bytes.js';
 
 /**
  * The key under which an Example carries its own wire bytes (`Symbol.for`, so that two copies of
@@ -100,7 +101,7 @@ export class EncodedExample implements Example {
     if (length <= 24) {
       for (let index = 0; index < length; index++) target[offset + index] = source[start + index]!;
     } else {
-      target.set(source.subarray(start, start + length), offset);
+      copyBytes(target, source.subarray(start, start + length), offset);
     }
     return offset + length;
   }
