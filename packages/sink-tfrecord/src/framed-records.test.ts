@@ -17,7 +17,7 @@ import { frameRecord } from './frame-record.js';
 import type { TfrecordSinkOptions } from './sink-options.js';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';
-import { crcThread } from './crc-thread.js';
+import { crcThread, fillFrameCrcsHere } from './crc-thread.js';
 import { pooledSharedFrameBuffers, sharedBufferCounts } from './shared-buffers.js';
 
 type Row = { id: unknown; score: unknown; name: unknown };
@@ -199,6 +199,54 @@ describe('records framed where their encoder left room', () => {
       vi.useRealTimers();
     }
     expect(await crcThread.whenReady()).toBe(true);
+  });
+
+  it('waits for the oldest buffer in flight, not for all of them, when every buffer is taken', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    // The CRC thread's jobs are held until released (the CRCs then filled in here).
+    const held: (() => void)[] = [];
+    let holding = true;
+    const frame = vi.spyOn(crcThread, 'frame').mockImplementation((buffers, count) => {
+      const work = (): void => fillFrameCrcsHere(buffers.buffer, buffers.frames, count);
+      if (!holding) {
+        work();
+        return Promise.resolve();
+      }
+      return new Promise<void>((resolve) => held.push(() => (work(), resolve())));
+    });
+    try {
+      const directory = await tempDir();
+      const path = join(directory, 'queued.tfrecord');
+      const values: Row[] = Array.from({ length: 6000 }, (_, index) => ({
+        id: index,
+        score: index / 4,
+        name: `row ${index}`,
+      }));
+      const batches = await built(values, 50);
+      const writer = tfrecordSink({ path, bufferBytes: 64 * 1024 }).getWriter();
+      const pause = (ms: number): Promise<false> => new Promise((resolve) => setTimeout(resolve, ms, false));
+      let stalled: Promise<void> | undefined;
+      let index = 0;
+      for (; index < batches.length && stalled === undefined; index++) {
+        const write = writer.write(batches[index]);
+        const accepted = await Promise.race([write.then(() => true), pause(20)]);
+        // With all four buffers held, a write that needs a fifth cannot finish until one is released.
+        if (!accepted && held.length === 4) stalled = write;
+        else if (!accepted) await write;
+      }
+      expect(stalled).toBeDefined();
+      held[0]!();
+      const outcome = await Promise.race([stalled!.then(() => 'went on'), pause(2000).then(() => 'stalled')]);
+      expect(outcome).toBe('went on');
+      expect(held).toHaveLength(4);
+      holding = false;
+      for (const release of held.slice(1)) release();
+      for (; index < batches.length; index++) await writer.write(batches[index]);
+      await writer.close();
+      expect(difference(await readFile(path), framed(expected(values)))).toBe('same');
+    } finally {
+      frame.mockRestore();
+    }
   });
 
   it('reuses the shared buffers of a finished file for the next one', async () => {
