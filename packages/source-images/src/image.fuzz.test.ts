@@ -10,7 +10,11 @@ import fc from 'fast-check';
 import sharp, { type Sharp } from 'sharp';
 import { TfpipeError, positionOf, reportOf, type Feature } from '@tfpipe/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { applyMutations, type Mutation as SharedMutation } from '../../../test-support/byte-mutations.js';
+import {
+  applyMutations,
+  mutationArbitrary,
+  type Mutation as SharedMutation,
+} from '../../../test-support/byte-mutations.js';
 import { startHangWatchdog, type HangWatchdog } from '../../../test-support/hang-watchdog.js';
 import { imageSource } from './image-source.js';
 import type { ImageSourceOptions } from './image-source-options.js';
@@ -88,30 +92,13 @@ async function makeBases(): Promise<Base[]> {
 type Region = 'any' | 'header' | 'tail';
 type Mutation = SharedMutation<Region>;
 
-/** Bytes that make sizes, markers and chunk types hostile, plus any byte. */
-const hostileByte = fc.oneof(
-  fc.constantFrom(0x00, 0xff, 0x7f, 0x80, 0x01, 0xd8, 0xd9, 0xda, 0xc0, 0x3b, 0x2c, 0x21),
-  fc.integer({ min: 0, max: 255 }),
-);
-const region = fc.constantFrom<Region>('any', 'header', 'header', 'tail');
-const at = fc.nat();
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('flip'), region, at, bit: fc.integer({ min: 0, max: 7 }) }),
-  fc.record({
-    kind: fc.constant('overwrite'),
-    region,
-    at,
-    data: fc.array(hostileByte, { minLength: 1, maxLength: 4 }),
-  }),
-  fc.record({
-    kind: fc.constant('insert'),
-    region,
-    at,
-    data: fc.array(hostileByte, { minLength: 1, maxLength: 8 }),
-  }),
-  fc.record({ kind: fc.constant('delete'), region, at, count: fc.integer({ min: 1, max: 8 }) }),
-  fc.record({ kind: fc.constant('truncate'), at }),
-);
+const mutation: fc.Arbitrary<Mutation> = mutationArbitrary<Region>({
+  regions: ['any', 'header', 'header', 'tail'],
+  // Sizes, JPEG markers and PNG/GIF chunk bytes.
+  hostileBytes: [0x00, 0xff, 0x7f, 0x80, 0x01, 0xd8, 0xd9, 0xda, 0xc0, 0x3b, 0x2c, 0x21],
+  maxOverwrite: 4,
+  maxDelete: 8,
+});
 
 function offsetIn(
   bytes: Uint8Array,

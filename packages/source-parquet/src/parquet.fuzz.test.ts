@@ -12,7 +12,11 @@ import { TfpipeError, reportOf } from '@tfpipe/core';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { applyMutations, type Mutation as SharedMutation } from '../../../test-support/byte-mutations.js';
+import {
+  applyMutations,
+  mutationArbitrary,
+  type Mutation as SharedMutation,
+} from '../../../test-support/byte-mutations.js';
 import { startHangWatchdog, type HangWatchdog } from '../../../test-support/hang-watchdog.js';
 import { parquetSource } from './node/parquet-source.js';
 
@@ -57,30 +61,13 @@ const bases: readonly { readonly name: string; readonly bytes: Uint8Array<ArrayB
 type Region = 'any' | 'footer' | 'data';
 type Mutation = SharedMutation<Region>;
 
-/** Bytes that make Thrift varints and lengths hostile, plus any byte. */
-const hostileByte = fc.oneof(
-  fc.constantFrom(0x00, 0xff, 0x7f, 0x80, 0x01, 0x15, 0x19, 0x1c),
-  fc.integer({ min: 0, max: 255 }),
-);
-const region = fc.constantFrom<Region>('any', 'footer', 'footer', 'data');
-const at = fc.nat();
-const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('flip'), region, at, bit: fc.integer({ min: 0, max: 7 }) }),
-  fc.record({
-    kind: fc.constant('overwrite'),
-    region,
-    at,
-    data: fc.array(hostileByte, { minLength: 1, maxLength: 8 }),
-  }),
-  fc.record({
-    kind: fc.constant('insert'),
-    region,
-    at,
-    data: fc.array(hostileByte, { minLength: 1, maxLength: 8 }),
-  }),
-  fc.record({ kind: fc.constant('delete'), region, at, count: fc.integer({ min: 1, max: 16 }) }),
-  fc.record({ kind: fc.constant('truncate'), at }),
-);
+const mutation: fc.Arbitrary<Mutation> = mutationArbitrary<Region>({
+  regions: ['any', 'footer', 'footer', 'data'],
+  // Thrift varints and lengths.
+  hostileBytes: [0x00, 0xff, 0x7f, 0x80, 0x01, 0x15, 0x19, 0x1c],
+  maxOverwrite: 8,
+  maxDelete: 16,
+});
 
 /** The footer's byte range as the file's last 8 bytes claim it (length, then `PAR1`). */
 function footerRange(bytes: Uint8Array): { start: number; end: number } {
