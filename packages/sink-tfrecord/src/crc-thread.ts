@@ -1,26 +1,48 @@
 import { Worker } from 'node:worker_threads';
-import { buildTables, crc32cRange, rangeFunction } from './crc32c.js';
+import { buildTables, crc32cRange, maskCrc, rangeFunction } from './crc32c.js';
+import { CRC32C_WASM } from './crc32c-wasm.js';
 import { fillFrameCrcs } from './fill-frame-crcs.js';
 import type { SharedFrameBuffers } from './shared-buffers.js';
+import { wasmFrameFiller } from './wasm-frame-filler.js';
 
 /** The check value every CRC-32C implementation gives for "123456789". */
 const CHECK_VALUE = 0xe3069283;
 
 // The thread's source is made from the same functions this thread uses (their `toString()`), so it
 // runs the same code from the built package, from the TypeScript sources under vitest and from a
-// bundle, where a separate worker file would need a path. It checks itself before it says ready.
+// bundle, where a separate worker file would need a path. It checks itself before it says ready: the
+// JavaScript CRC, and the WebAssembly one (crc32c.wat) over a small memory laid out as
+// shared-buffers.ts lays them out, where WebAssembly runs.
 const THREAD_SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
 const buildTables = ${buildTables.toString()};
 const rangeFunction = ${rangeFunction.toString()};
 const fillFrameCrcs = ${fillFrameCrcs.toString()};
-const crc = rangeFunction(buildTables(0x82f63b78));
+const wasmFrameFiller = ${wasmFrameFiller.toString()};
+const tables = buildTables(0x82f63b78);
+const crc = rangeFunction(tables);
+const wasmFill = wasmFrameFiller('${CRC32C_WASM}');
 const check = new TextEncoder().encode('123456789');
-parentPort.postMessage({ ready: crc(new DataView(check.buffer), 0, 9) === ${CHECK_VALUE} });
-parentPort.on('message', ({ id, buffer, frames, count }) => {
+const frameCheck = () => {
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+  const view = new DataView(memory.buffer);
+  view.setUint32(0, 9, true);
+  new Uint8Array(memory.buffer).set(check, 12);
+  view.setInt32(32, 0, true);
+  tables.forEach((table, index) => new Int32Array(memory.buffer, 1024 + 1024 * index, 256).set(table));
+  wasmFill(memory, 32, 1, 1024);
+  return view.getUint32(21, true) === ${maskCrc(CHECK_VALUE)};
+};
+parentPort.postMessage({
+  ready: crc(new DataView(check.buffer), 0, 9) === ${CHECK_VALUE} && (wasmFill === undefined || frameCheck()),
+});
+parentPort.on('message', ({ id, memory, tables, buffer, frameTable, frames, count }) => {
   let error;
   try {
-    fillFrameCrcs(new DataView(buffer), new Int32Array(frames), count, crc);
+    if (memory !== undefined && wasmFill !== undefined) wasmFill(memory, frames, count, tables);
+    else if (memory !== undefined)
+      fillFrameCrcs(new DataView(memory.buffer), new Int32Array(memory.buffer, frames, count), count, crc);
+    else fillFrameCrcs(new DataView(buffer), new Int32Array(frameTable, frames, count), count, crc);
   } catch (thrown) {
     error = String(thrown);
   }
@@ -115,7 +137,12 @@ class CrcThread {
       if (this.#idle !== undefined) clearTimeout(this.#idle);
     }
     const done = new Promise<void>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
-    worker.postMessage({ id, buffer: buffers.buffer.buffer, frames: buffers.frames.buffer, count });
+    const { buffer, frames, memory, tables } = buffers;
+    worker.postMessage(
+      memory === undefined
+        ? { id, buffer: buffer.buffer, frameTable: frames.buffer, frames: frames.byteOffset, count }
+        : { id, memory, tables, frames: frames.byteOffset, count },
+    );
     return done;
   }
 

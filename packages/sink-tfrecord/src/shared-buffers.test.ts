@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CRC_TABLES } from './crc32c.js';
 import {
   dropSharedFrameBuffers,
   pooledSharedFrameBuffers,
@@ -23,6 +24,21 @@ describe('shared frame buffers', () => {
     expect(buffer.length).toBe(SIZE);
     // Every frame is at least 16 bytes (an empty record): one more slot than whole frames fit.
     expect(frames.length).toBe(SIZE / 16 + 1);
+  });
+
+  it('lie in one WebAssembly memory: buffer from byte 0, then the frame table, then the CRC tables', () => {
+    const { buffer, frames, memory, tables } = takeSharedFrameBuffers(SIZE + 3);
+    expect(memory).toBeInstanceOf(WebAssembly.Memory);
+    expect(buffer.buffer).toBe(memory!.buffer);
+    expect(frames.buffer).toBe(memory!.buffer);
+    expect(buffer.byteOffset).toBe(0);
+    expect(frames.byteOffset).toBeGreaterThanOrEqual(SIZE + 3);
+    expect(frames.byteOffset % 4).toBe(0);
+    expect(tables).toBe(frames.byteOffset + frames.byteLength);
+    expect(tables + 16 * 1024).toBeLessThanOrEqual(memory!.buffer.byteLength);
+    CRC_TABLES.forEach((table, index) =>
+      expect(new Int32Array(memory!.buffer, tables + 1024 * index, 256)).toEqual(table),
+    );
   });
 
   it('hands out a given-back buffer again, and never the same one twice', () => {

@@ -1,9 +1,17 @@
+import { CRC_TABLES } from './crc32c.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
 
 /** A write buffer whose CRCs the CRC thread fills in, and its table of frame offsets; both shared memory. */
 export interface SharedFrameBuffers {
+  /** The buffer, from byte 0 of its shared memory. */
   readonly buffer: Uint8Array;
   readonly frames: Int32Array;
+  /**
+   * The WebAssembly memory the buffer, the frame table and the CRC tables (at byte `tables`) lie in,
+   * for the thread's WebAssembly CRC (crc32c.wat); absent where WebAssembly cannot make one.
+   */
+  readonly memory?: WebAssembly.Memory;
+  readonly tables: number;
 }
 
 /** Idle buffers kept per size at most: enough for two files written at once (four each in flight). */
@@ -38,11 +46,37 @@ export function takeSharedFrameBuffers(size: number): SharedFrameBuffers {
     return pooled;
   }
   sharedBufferCounts.allocated++;
+  const slots = Math.floor(size / FRAME_OVERHEAD) + 1;
+  const framesAt = Math.ceil(size / 4) * 4;
+  const tables = framesAt + 4 * slots;
+  let memory: WebAssembly.Memory | undefined;
+  try {
+    const pages = Math.ceil((tables + TABLE_BYTES) / PAGE_BYTES);
+    memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+  } catch {
+    // No WebAssembly, no shared WebAssembly memory, or more than 4 GiB: plain shared memory, and the
+    // thread's JavaScript CRC.
+    return {
+      buffer: new Uint8Array(new SharedArrayBuffer(size)),
+      frames: new Int32Array(new SharedArrayBuffer(4 * slots)),
+      tables: 0,
+    };
+  }
+  const shared = memory.buffer;
+  CRC_TABLES.forEach((table, index) => new Int32Array(shared, tables + 1024 * index, 256).set(table));
   return {
-    buffer: new Uint8Array(new SharedArrayBuffer(size)),
-    frames: new Int32Array(new SharedArrayBuffer(4 * (Math.floor(size / FRAME_OVERHEAD) + 1))),
+    buffer: new Uint8Array(shared, 0, size),
+    frames: new Int32Array(shared, framesAt, slots),
+    memory,
+    tables,
   };
 }
+
+/** A WebAssembly page. */
+const PAGE_BYTES = 65536;
+
+/** The sixteen CRC slicing tables. */
+const TABLE_BYTES = 16 * 1024;
 
 /**
  * Gives idle buffers back for the next file. The caller must not touch them afterwards: no write
