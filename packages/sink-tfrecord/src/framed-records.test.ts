@@ -270,6 +270,28 @@ describe('records framed where their encoder left room', () => {
     }
   });
 
+  it('leaves the CRC thread out after a buffer of large records only, and takes it back for small ones', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    const directory = await tempDir();
+    const path = join(directory, 'large-then-small.tfrecord');
+    const large = Array.from({ length: 60 }, (_, index) => new Uint8Array(20_000).fill(index));
+    const small = Array.from({ length: 6000 }, (_, index) => new TextEncoder().encode(`small ${index}`));
+    const taken = (): number => sharedBufferCounts.allocated + sharedBufferCounts.reused;
+    const takenBefore = taken();
+    const framedBefore = crcThread.framed;
+    const sink = tfrecordSink({ path, bufferBytes: 64 * 1024 }).getWriter();
+    for (const record of large) await sink.write(record);
+    // 1.2 MB through 64 KiB buffers: only the first is shared memory, taken before any record came.
+    expect(taken() - takenBefore).toBe(1);
+    expect(crcThread.framed).toBe(framedBefore);
+    for (const record of small) await sink.write(record);
+    await sink.close();
+    // The first buffer with small records is framed here; the ones after it go to the thread again.
+    expect(taken() - takenBefore).toBeGreaterThan(1);
+    expect(crcThread.framed).toBeGreaterThan(framedBefore);
+    expect(difference(await readFile(path), framedFile([...large, ...small]))).toBe('same');
+  });
+
   it('never gives two files written at once the same shared buffer', async () => {
     expect(await crcThread.whenReady()).toBe(true);
     const directory = await tempDir();
