@@ -29,8 +29,9 @@ export interface ImageSourceDetails {
 
 /**
  * A stream of image records from a class-folder tree, a list file, a COCO file or Pascal VOC XML.
- * Up to `concurrency` images are read and processed at once, never more than that ahead of what the
- * consumer has pulled, and records come out in input order. Annotation files and directory listings
+ * Up to `concurrency` images are read and processed at once, at most twice that many started ahead
+ * of what the consumer has pulled, and records come out in input order: an image that finishes frees
+ * its place at once, so a slow one does not hold up the work on the images after it. Annotation files and directory listings
  * are read (whole) on the first pull; a missing or unreadable input is a fatal error, a bad image or
  * annotation a record error under `onError`.
  *
@@ -43,7 +44,11 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   const resolved = resolveImageOptions(options);
   const policy = new RecordErrorPolicy(options);
   let input: ImageInput | undefined;
+  // Started and not yet handed out, in input order: at most `concurrency` being processed, and at
+  // most twice that started, so that one slow image holds up neither the others nor the next ones.
   const inFlight: Promise<ProcessedImage>[] = [];
+  const window = 2 * resolved.concurrency;
+  let running = 0;
   let next = 0; // index of the next task to start
   let delivered = 0; // tasks handed out or skipped
   let records = 0;
@@ -58,10 +63,17 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
     ...(task.line === undefined ? {} : { line: task.line }),
   });
   const start = (tasks: readonly ImageTask[]): void => {
-    while (next < tasks.length && inFlight.length < resolved.concurrency) {
+    while (!cancelled && next < tasks.length && running < resolved.concurrency && inFlight.length < window) {
       const task = tasks[next]!;
       const promise = processImage(task, resolved, positionOf(task, next));
-      promise.catch(() => undefined); // handled when its turn comes; avoids an unhandled rejection meanwhile
+      running++;
+      // A finished image frees its slot at once, not when its turn to be handed out comes. (Its
+      // rejection is handled then; this also keeps it from going unhandled meanwhile.)
+      const settled = (): void => {
+        running--;
+        start(tasks);
+      };
+      promise.then(settled, settled);
       inFlight.push(promise);
       next++;
     }
@@ -74,7 +86,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
         const tasks = input.tasks;
         while (!cancelled) {
           start(tasks);
-          const head = inFlight.shift();
+          // It stays in `inFlight` until it has settled: it counts against the window meanwhile.
+          const head = inFlight[0];
           if (head === undefined) {
             controller.close();
             return;
@@ -83,6 +96,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
           const recordIndex = delivered++;
           try {
             const image = await head;
+            void inFlight.shift();
             // The next image starts reading before this one becomes a row.
             start(tasks);
             bytesRead += image.bytesRead;
@@ -95,6 +109,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
             controller.enqueue(row);
             return;
           } catch (error) {
+            void inFlight.shift();
             policy.handle(toTfpipeError(error, positionOf(task, recordIndex)));
           }
         }

@@ -33,17 +33,18 @@ describe('imageSource as a stream', () => {
     expect(rows.map((row) => value(row['image/filename']))).toEqual(names);
   });
 
-  it('starts no more than `concurrency` images beyond what the consumer has read', async () => {
-    // Only the first three files exist when the first record is read. With concurrency 2 the source
-    // may have started images 0 to 2; had it started image 3 it would fail with INPUT_NOT_FOUND.
+  it('starts no more than twice `concurrency` images beyond what the consumer has read', async () => {
+    // Only the first five files exist when the first record is read. With concurrency 2 the source
+    // may have started images 0 to 4 (two processing, the others done and waiting for their turn);
+    // had it started image 5 it would fail with INPUT_NOT_FOUND.
     const lines = ['path,label'];
     for (let index = 0; index < 8; index++) lines.push(`${index}.png,a`);
     await put(dir, 'list.csv', lines.join('\n'));
-    for (let index = 0; index < 3; index++) await put(dir, `${index}.png`, await solid(2, 2, 3, 'png'));
+    for (let index = 0; index < 5; index++) await put(dir, `${index}.png`, await solid(2, 2, 3, 'png'));
     const reader = imageSource({ list: path.join(dir, 'list.csv'), concurrency: 2 }).getReader();
     expect((await reader.read()).done).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    for (let index = 3; index < 8; index++) await put(dir, `${index}.png`, await solid(2, 2, 3, 'png'));
+    for (let index = 5; index < 8; index++) await put(dir, `${index}.png`, await solid(2, 2, 3, 'png'));
     let count = 1;
     while (!(await reader.read()).done) count++;
     expect(count).toBe(8);

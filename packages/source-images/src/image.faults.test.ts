@@ -55,6 +55,43 @@ describe('image files that change while a folder is read', () => {
   });
 });
 
+describe('an image that is slow to read', () => {
+  it('holds up neither the images after it nor their reads, up to twice `concurrency` started', async () => {
+    const files = await tree(8);
+    // Class folders are read in order: class0 holds images 0, 2, 4, 6 and class1 the odd ones.
+    const order = [
+      ...files.filter((_, index) => index % 2 === 0),
+      ...files.filter((_, index) => index % 2 === 1),
+    ];
+    const actual = await vi.importActual<typeof ReadImageFile>('./processing/read-image-file.js');
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    vi.mocked(readImageFile).mockImplementation(async (file, hash) => {
+      started.push(file);
+      if (file === order[0]) await held;
+      return actual.readImageFile(file, hash);
+    });
+    try {
+      const reader = imageSource({ folder: dir, concurrency: 2, keys: { sha256: false } }).getReader();
+      const first = reader.read();
+      // With the first image held, each image after it that finishes frees its slot for the next,
+      // until four (twice `concurrency`) are started and not handed out.
+      await vi.waitFor(() => expect(started).toEqual(order.slice(0, 4)));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(started).toEqual(order.slice(0, 4));
+      release();
+      expect((await first).done).toBe(false);
+      let records = 1;
+      while (!(await reader.read()).done) records++;
+      expect(records).toBe(8);
+      expect(started).toEqual(order);
+    } finally {
+      vi.mocked(readImageFile).mockRestore();
+    }
+  });
+});
+
 describe('a reader thread that dies', () => {
   it('is an INTERNAL error naming the image, fatal even under skip', async () => {
     const files = await tree(4);
