@@ -31,9 +31,9 @@ export interface ImageSourceDetails {
  * A stream of image records from a class-folder tree, a list file, a COCO file or Pascal VOC XML.
  * Up to `concurrency` images are read and processed at once, at most twice that many started ahead
  * of what the consumer has pulled, and records come out in input order: an image that finishes frees
- * its place at once, so a slow one does not hold up the work on the images after it. Annotation files and directory listings
- * are read (whole) on the first pull; a missing or unreadable input is a fatal error, a bad image or
- * annotation a record error under `onError`.
+ * its place at once, so a slow one does not hold up the work on the images after it. Annotation
+ * files and directory listings are read (whole) on the first pull; a missing or unreadable input is a
+ * fatal error, a bad image or annotation a record error under `onError`.
  *
  * The stream reports `{ stage: 'imageSource', records, skipped, skippedErrors, bytes, details }`,
  * `details` being {@link ImageSourceDetails} (with the label map).
@@ -94,9 +94,11 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
           }
           const task = tasks[delivered]!;
           const recordIndex = delivered++;
+          let shifted = false;
           try {
             const image = await head;
             void inFlight.shift();
+            shifted = true;
             // The next image starts reading before this one becomes a row.
             start(tasks);
             bytesRead += image.bytesRead;
@@ -109,8 +111,14 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
             controller.enqueue(row);
             return;
           } catch (error) {
-            void inFlight.shift();
-            policy.handle(toTfpipeError(error, positionOf(task, recordIndex)));
+            if (!shifted) void inFlight.shift();
+            try {
+              policy.handle(toTfpipeError(error, positionOf(task, recordIndex)));
+            } catch (fatal) {
+              // The stream fails with it: no more images start.
+              cancelled = true;
+              throw fatal;
+            }
           }
         }
       },
