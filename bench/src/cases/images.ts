@@ -5,7 +5,14 @@ import { pipeline } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { imageExamples, imageSource } from '@tfpipe/source-images';
 import sharp from 'sharp';
-import { random, scaled, timeRuns, type BenchCase, type SideContext } from '../harness.js';
+import {
+  random,
+  scaled,
+  timeRuns,
+  type BenchCase,
+  type SideContext,
+  type SideDefinition,
+} from '../harness.js';
 
 const IMAGES = 300;
 const CLASSES = ['cat', 'dog', 'fox'];
@@ -47,6 +54,28 @@ async function convert(context: SideContext, resize: boolean, sha256 = true): Pr
   await pipeline(source, imageExamples(), tfrecordSink({ path: output, fsync: false })).run();
 }
 
+/** A side that runs our pipeline over the images (see {@link convert}). */
+function pipelineSide(label: string, resize: boolean, sha256 = true): SideDefinition {
+  return {
+    label,
+    run: (context) =>
+      timeRuns(context.repeats, scaled(IMAGES, context.scale, CLASSES.length), () =>
+        convert(context, resize, sha256),
+      ),
+  };
+}
+
+/** A baseline side that does `work` to every image file, {@link IN_FLIGHT} at once. */
+function perFileSide(label: string, work: (path: string) => Promise<unknown>): SideDefinition {
+  return {
+    label,
+    async run(context) {
+      const paths = await imagePaths(join(context.dataDirectory, 'images'));
+      return timeRuns(context.repeats, paths.length, () => eachLimited(paths, IN_FLIGHT, work));
+    },
+  };
+}
+
 /** Case e: 300 generated 640×480 JPEGs in class folders → 224×224 JPEG TFRecords, and kept as they are. */
 export const imagesCase: BenchCase = {
   name: 'images',
@@ -73,66 +102,24 @@ export const imagesCase: BenchCase = {
     return [`${count} JPEGs, ${(bytes / 1e6).toFixed(1)} MB, ${IN_FLIGHT} in flight on both sides`];
   },
   sides: {
-    resize: {
-      label: 'tfpipe resize→JPEG',
-      run: (context) =>
-        timeRuns(context.repeats, scaled(IMAGES, context.scale, CLASSES.length), () =>
-          convert(context, true),
-        ),
-    },
-    'sharp-alone': {
-      label: 'sharp alone, same transform',
-      async run(context) {
-        const paths = await imagePaths(join(context.dataDirectory, 'images'));
-        return timeRuns(context.repeats, paths.length, () =>
-          eachLimited(paths, IN_FLIGHT, async (path) =>
-            sharp(await readFile(path))
-              .rotate()
-              .resize(224, 224, { fit: 'cover' })
-              .jpeg({ quality: 90 })
-              .toBuffer(),
-          ),
-        );
-      },
-    },
-    original: {
-      label: 'tfpipe keep original bytes',
-      run: (context) =>
-        timeRuns(context.repeats, scaled(IMAGES, context.scale, CLASSES.length), () =>
-          convert(context, false),
-        ),
-    },
-    'raw-read': {
-      label: 'fs.readFile of the files',
-      async run(context) {
-        const paths = await imagePaths(join(context.dataDirectory, 'images'));
-        return timeRuns(context.repeats, paths.length, () =>
-          eachLimited(paths, IN_FLIGHT, (path) => readFile(path)),
-        );
-      },
-    },
+    resize: pipelineSide('tfpipe resize→JPEG', true),
+    'sharp-alone': perFileSide('sharp alone, same transform', async (path) =>
+      sharp(await readFile(path))
+        .rotate()
+        .resize(224, 224, { fit: 'cover' })
+        .jpeg({ quality: 90 })
+        .toBuffer(),
+    ),
+    original: pipelineSide('tfpipe keep original bytes', false),
+    'raw-read': perFileSide('fs.readFile of the files', (path) => readFile(path)),
     // What the default keys cost: image/key/sha256 hashes every image (~55 µs for 110 KB here), as
     // much CPU as the raw read's whole per-image time. These two lines show that share.
-    'original-unhashed': {
-      label: 'tfpipe keep original bytes, image/key/sha256 off',
-      run: (context) =>
-        timeRuns(context.repeats, scaled(IMAGES, context.scale, CLASSES.length), () =>
-          convert(context, false, false),
-        ),
-    },
-    'raw-read-hashed': {
-      label: 'fs.readFile + SHA-256 of the files',
-      async run(context) {
-        const paths = await imagePaths(join(context.dataDirectory, 'images'));
-        return timeRuns(context.repeats, paths.length, () =>
-          eachLimited(paths, IN_FLIGHT, async (path) =>
-            createHash('sha256')
-              .update(await readFile(path))
-              .digest('hex'),
-          ),
-        );
-      },
-    },
+    'original-unhashed': pipelineSide('tfpipe keep original bytes, image/key/sha256 off', false, false),
+    'raw-read-hashed': perFileSide('fs.readFile + SHA-256 of the files', async (path) =>
+      createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex'),
+    ),
   },
   comparisons: [
     { ours: 'resize', baseline: 'sharp-alone', target: 0.9 },

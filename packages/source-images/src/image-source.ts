@@ -54,7 +54,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   let records = 0;
   let bytesRead = 0;
   let droppedObjects = 0;
-  let cancelled = false;
+  /** Cancelled by the consumer, or failed: no more images start. */
+  let stopped = false;
 
   const positionOf = (task: ImageTask, recordIndex: number): Position => ({
     file: task.path,
@@ -63,7 +64,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
     ...(task.line === undefined ? {} : { line: task.line }),
   });
   const start = (tasks: readonly ImageTask[]): void => {
-    while (!cancelled && next < tasks.length && running < resolved.concurrency && inFlight.length < window) {
+    while (!stopped && next < tasks.length && running < resolved.concurrency && inFlight.length < window) {
       const task = tasks[next]!;
       const promise = processImage(task, resolved, positionOf(task, next));
       running++;
@@ -84,7 +85,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       async pull(controller) {
         input ??= await readInput(resolved);
         const tasks = input.tasks;
-        while (!cancelled) {
+        while (!stopped) {
           start(tasks);
           // It stays in `inFlight` until it has settled: it counts against the window meanwhile.
           const head = inFlight[0];
@@ -94,11 +95,9 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
           }
           const task = tasks[delivered]!;
           const recordIndex = delivered++;
-          let shifted = false;
           try {
-            const image = await head;
-            void inFlight.shift();
-            shifted = true;
+            // Off the list once settled, whatever follows; a failure is handled below.
+            const image = await head.finally(() => void inFlight.shift());
             // The next image starts reading before this one becomes a row.
             start(tasks);
             bytesRead += image.bytesRead;
@@ -111,19 +110,18 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
             controller.enqueue(row);
             return;
           } catch (error) {
-            if (!shifted) void inFlight.shift();
             try {
               policy.handle(toTfpipeError(error, positionOf(task, recordIndex)));
             } catch (fatal) {
               // The stream fails with it: no more images start.
-              cancelled = true;
+              stopped = true;
               throw fatal;
             }
           }
         }
       },
       cancel() {
-        cancelled = true;
+        stopped = true;
         inFlight.length = 0;
       },
     },
