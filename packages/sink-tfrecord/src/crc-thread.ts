@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { buildTables, crc32cRange, maskCrc, rangeFunction } from './crc32c.js';
 import { CRC32C_WASM } from './crc32c-wasm.js';
 import { fillFrameCrcs } from './fill-frame-crcs.js';
-import type { SharedFrameBuffers } from './shared-buffers.js';
+import { JOB_DONE, JOB_FAILED, JOB_GIVEN, type SharedFrameBuffers } from './shared-buffers.js';
 import { wasmFrameFiller } from './wasm-frame-filler.js';
 
 /** The check value every CRC-32C implementation gives for "123456789". */
@@ -15,6 +15,7 @@ const CHECK_VALUE = 0xe3069283;
 // shared-buffers.ts lays them out, where WebAssembly runs.
 const THREAD_SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
+const { writeSync } = require('node:fs');
 const buildTables = ${buildTables.toString()};
 const rangeFunction = ${rangeFunction.toString()};
 const fillFrameCrcs = ${fillFrameCrcs.toString()};
@@ -36,17 +37,31 @@ const frameCheck = () => {
 parentPort.postMessage({
   ready: crc(new DataView(check.buffer), 0, 9) === ${CHECK_VALUE} && (wasmFill === undefined || frameCheck()),
 });
-parentPort.on('message', ({ id, memory, tables, buffer, frameTable, frames, count }) => {
+parentPort.on('message', ({ id, memory, tables, buffer, frameTable, frames, count, fd, length, state }) => {
   let error;
+  let code;
   try {
-    if (memory !== undefined && wasmFill !== undefined) wasmFill(memory, frames, count, tables);
+    if (count === 0) {
+      // Nothing to fill in: a buffer of large records only, framed as they were copied in.
+    } else if (memory !== undefined && wasmFill !== undefined) wasmFill(memory, frames, count, tables);
     else if (memory !== undefined)
       fillFrameCrcs(new DataView(memory.buffer), new Int32Array(memory.buffer, frames, count), count, crc);
     else fillFrameCrcs(new DataView(buffer), new Int32Array(frameTable, frames, count), count, crc);
   } catch (thrown) {
     error = String(thrown);
   }
-  parentPort.postMessage({ id, error });
+  if (error === undefined && fd !== undefined) {
+    try {
+      const bytes = new Uint8Array(memory !== undefined ? memory.buffer : buffer, 0, length);
+      for (let offset = 0; offset < length; ) offset += writeSync(fd, bytes, offset, length - offset);
+    } catch (thrown) {
+      error = String(thrown && thrown.message);
+      code = thrown && thrown.code;
+    }
+  }
+  // Set before the answer: from here on the thread leaves the buffer alone.
+  Atomics.store(new Int32Array(memory !== undefined ? memory.buffer : frameTable, state, 1), 0, error === undefined ? ${JOB_DONE} : ${JOB_FAILED});
+  parentPort.postMessage({ id, error, code });
 });
 `;
 
@@ -57,6 +72,24 @@ interface Reply {
   readonly ready?: boolean;
   readonly id?: number;
   readonly error?: string;
+  /** The file system's error code, when the job's write failed. */
+  readonly code?: string;
+}
+
+/** A job given to the thread, until it answers. */
+interface Job {
+  /** Frames whose CRCs it fills in. */
+  readonly count: number;
+  /** Whether it writes the buffer too. */
+  readonly writes: boolean;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** Where the thread writes a buffer once it is framed: its first `length` bytes, at the file's position. */
+export interface ThreadWrite {
+  readonly fd: number;
+  readonly length: number;
 }
 
 /**
@@ -69,11 +102,13 @@ class CrcThread {
   #ready = false;
   #broken = false;
   #nextId = 0;
-  readonly #waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  readonly #waiting = new Map<number, Job>();
   #idle: ReturnType<typeof setTimeout> | undefined;
   #readyWaiters: ((ready: boolean) => void)[] = [];
-  /** Buffers framed on the thread so far (for tests). */
+  /** Buffers with frames framed on the thread so far (for tests). */
   framed = 0;
+  /** Buffers written by the thread so far (for tests). */
+  written = 0;
 
   /** True once the thread has started and checked itself. */
   get ready(): boolean {
@@ -125,10 +160,12 @@ class CrcThread {
   /**
    * Fills in the CRCs of the first `count` frames listed in `buffers` on the thread (see
    * `fillFrameCrcs`). The buffers are shared memory, so nothing is moved or copied; the caller must
-   * leave them alone until the promise settles.
-   * @throws (rejects) when the thread is not running, or died before it answered
+   * leave them alone until the promise settles. With `write`, the thread then writes the buffer's
+   * first `write.length` bytes to `write.fd` itself: jobs run in the order they were given.
+   * @throws (rejects) when the thread is not running, or died before it answered; with the file
+   * system's error (and its `code`) when the write failed
    */
-  frame(buffers: SharedFrameBuffers, count: number): Promise<void> {
+  frame(buffers: SharedFrameBuffers, count: number, write?: ThreadWrite): Promise<void> {
     const worker = this.#worker;
     if (worker === undefined || !this.#ready) return Promise.reject(new Error('the CRC thread is not ready'));
     const id = this.#nextId++;
@@ -136,12 +173,19 @@ class CrcThread {
       worker.ref();
       if (this.#idle !== undefined) clearTimeout(this.#idle);
     }
-    const done = new Promise<void>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+    const done = new Promise<void>((resolve, reject) =>
+      this.#waiting.set(id, { count, writes: write !== undefined, resolve, reject }),
+    );
     const { buffer, frames, memory, tables } = buffers;
+    const fd = write?.fd;
+    const length = write?.length;
+    const state = buffers.state;
+    Atomics.store(state, 0, JOB_GIVEN);
+    const job = { frames: frames.byteOffset, count, fd, length, state: state.byteOffset };
     worker.postMessage(
       memory === undefined
-        ? { id, buffer: buffer.buffer, frameTable: frames.buffer, frames: frames.byteOffset, count }
-        : { id, memory, tables, frames: frames.byteOffset, count },
+        ? { id, buffer: buffer.buffer, frameTable: frames.buffer, ...job }
+        : { id, memory, tables, ...job },
     );
     return done;
   }
@@ -165,8 +209,11 @@ class CrcThread {
     const waiting = this.#waiting.get(reply.id!);
     if (waiting === undefined) return;
     this.#waiting.delete(reply.id!);
-    this.framed++;
+    if (waiting.count > 0) this.framed++;
+    if (waiting.writes) this.written++;
     if (reply.error === undefined) waiting.resolve();
+    else if (reply.code !== undefined)
+      waiting.reject(Object.assign(new Error(reply.error), { code: reply.code }));
     else waiting.reject(new Error(`the CRC thread failed: ${reply.error}`));
     if (this.#waiting.size === 0) this.#rest();
   }

@@ -147,6 +147,7 @@ describe('the CRC thread', () => {
     const buffers = {
       buffer: new Uint8Array(new SharedArrayBuffer(1024)),
       frames: new Int32Array(new SharedArrayBuffer(64)),
+      state: new Int32Array(new SharedArrayBuffer(4)),
       tables: 0,
     };
     expect(await frameCheckValue(buffers)).toBe(maskCrc(0xe3069283));

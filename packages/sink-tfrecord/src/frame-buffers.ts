@@ -6,10 +6,22 @@ import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace, writeFrameLength } from './
 import { fastCrc32c, fastCrc32cRange } from './native-crc32c.js';
 import type { ShardOutput } from './shard-output.js';
 import {
+  JOB_DONE,
+  JOB_GIVEN,
   releaseSharedFrameBuffers,
   takeSharedFrameBuffers,
   type SharedFrameBuffers,
 } from './shared-buffers.js';
+
+/** Counters for tests: buffers taken back by their job state before the CRC thread's answer. Internal. */
+export const threadWriteCounts = { reclaimed: 0 };
+
+/** A buffer the CRC thread frames and writes. */
+interface ThreadJob {
+  readonly buffers: SharedFrameBuffers;
+  /** Freed by its state word before the thread's answer came. */
+  reclaimed: boolean;
+}
 
 /** Writes a payload of a known length into `target` at `offset`; returns the end offset. */
 export type PayloadWriter = (target: Uint8Array, offset: number) => number;
@@ -31,7 +43,8 @@ const MIN_RUN_BYTES = 16 * 1024;
 /**
  * How one file's frames reach its output. Records are encoded and framed straight into a large
  * buffer that is written whole while the next one fills: two alternate, or, once the CRC thread is
- * ready, up to four whose small records' CRCs the thread fills in. Records with room for their frame
+ * ready, up to four whose small records' CRCs the thread fills in (and which it writes itself when
+ * the file takes its bytes as they are: no compression, no manifest hash). Records with room for their frame
  * are framed where they are and written in runs; large payloads go out from where they are. The
  * caller counts the records (each append that succeeds wrote exactly one frame).
  */
@@ -91,6 +104,13 @@ export class FrameBuffers {
   #writes: Promise<void>[] = [];
   #failed = false;
   #pending: Promise<void> = Promise.resolve();
+  /**
+   * Settles once the CRC thread may be given the next buffer to write: a write of this thread's has
+   * finished, and the buffers before waiting for it have been given. Undefined: it may be now.
+   */
+  #threadGate: Promise<void> | undefined;
+  /** Buffers the CRC thread is writing (see `#frameAndWrite`), oldest first. */
+  readonly #onThread: ThreadJob[] = [];
 
   constructor(output: ShardOutput, size: number, useThread: boolean) {
     this.#output = output;
@@ -342,15 +362,7 @@ export class FrameBuffers {
       const used = this.#used;
       const count = this.#frameCount;
       this.#smallLast = count > 0;
-      const buffers = this.#shared!;
-      const previous = this.#pending;
-      const framing = count > 0 ? frameElsewhere(buffers, count) : Promise.resolve();
-      const write = (async () => {
-        await framing;
-        await previous;
-        await output.write(buffers.buffer.subarray(0, used));
-        this.#free.push(buffers);
-      })();
+      const write = this.#frameAndWrite(this.#shared!, count, used);
       write.catch(() => {
         this.#failed = true;
       });
@@ -364,7 +376,8 @@ export class FrameBuffers {
       // Several buffers in flight smooth out the CRC thread's and the disk's pace; past the limit,
       // the next buffer waits for the oldest write, which frees its buffer. (Waiting for all of them
       // let the main thread idle ~20% of a tabular run while the queue drained.)
-      if (this.#free.length === 0 && this.#deferredBuffers >= MAX_DEFERRED_BUFFERS) await writes[0];
+      if (this.#free.length === 0 && this.#deferredBuffers >= MAX_DEFERRED_BUFFERS && !this.#reclaim())
+        await writes[0];
       this.#takeDeferred();
       return;
     }
@@ -377,6 +390,7 @@ export class FrameBuffers {
     // A rejection surfaces at the next await of #pending; the no-op catch keeps it from going unhandled.
     write.catch(() => undefined);
     this.#pending = write;
+    this.#holdThreadWrites(write);
     this.#segments = [];
     this.#segmentBytes = 0;
     if (this.#used > 0) {
@@ -384,6 +398,93 @@ export class FrameBuffers {
       this.#take(false);
       if (!this.#deferred) this.#spare = full;
     }
+  }
+
+  /**
+   * Frames a full deferred buffer and writes it after every write before it. Where the file takes
+   * its bytes as they are, the CRC thread writes the buffer itself once it has framed it: jobs run
+   * there in the order they were given, so each buffer goes to the thread at once (after a write of
+   * this thread's, if one is under way), and is free again as soon as its state says so, without
+   * waiting for this thread to take the answer (which it does only when it next waits: a pipeline
+   * of synchronous stages does not). 100k tabular rows: framed on the thread, then written from here
+   * through libuv's pool, each buffer waited ~0.3 ms for its job to start and a file's last buffers
+   * ~5 ms; now ~2.5 ms in all. Otherwise this thread writes it once it is framed.
+   */
+  #frameAndWrite(buffers: SharedFrameBuffers, count: number, used: number): Promise<void> {
+    const output = this.#output;
+    const fd = output.directFd;
+    if (fd === undefined || !crcThread.ready) {
+      const write = this.#frameThenWrite(buffers, count, used);
+      this.#holdThreadWrites(write);
+      return write;
+    }
+    const job: ThreadJob = { buffers, reclaimed: false };
+    // Marked now, not when given: a job that waits for a write of this thread's still holds the
+    // state of the buffer's previous job, which `#reclaim` must not read as this one's.
+    Atomics.store(buffers.state, 0, JOB_GIVEN);
+    this.#onThread.push(job);
+    const gate = this.#threadGate;
+    let written: Promise<void>;
+    if (gate === undefined) {
+      written = crcThread.frame(buffers, count, { fd, length: used });
+    } else {
+      const given = gate.then(() => ({ written: crcThread.frame(buffers, count, { fd, length: used }) }));
+      this.#holdThreadWrites(given);
+      written = given.then((posted) => posted.written);
+    }
+    return written.then(
+      () => {
+        output.countWritten(used);
+        this.#threadJobEnded(job, true);
+      },
+      (error: unknown) => {
+        this.#threadJobEnded(job, false);
+        throw error;
+      },
+    );
+  }
+
+  /** Frames a deferred buffer (on the CRC thread if it is ready), then writes it from here when its turn comes. */
+  async #frameThenWrite(buffers: SharedFrameBuffers, count: number, used: number): Promise<void> {
+    const previous = this.#pending;
+    const framing = count > 0 ? frameElsewhere(buffers, count) : undefined;
+    await framing;
+    await previous;
+    await this.#output.write(buffers.buffer.subarray(0, used));
+    this.#free.push(buffers);
+  }
+
+  /**
+   * The CRC thread gets no buffer to write until `promise` settles: a write of this thread's, or the
+   * giving of a buffer that itself waits for one.
+   */
+  #holdThreadWrites(promise: Promise<unknown>): void {
+    const gate = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#threadGate = gate;
+    void gate.then(() => {
+      if (this.#threadGate === gate) this.#threadGate = undefined;
+    });
+  }
+
+  /** A job the thread wrote has answered: its buffer is free, unless `#reclaim` already took it. */
+  #threadJobEnded(job: ThreadJob, succeeded: boolean): void {
+    const index = this.#onThread.indexOf(job);
+    if (index !== -1) this.#onThread.splice(index, 1);
+    if (succeeded && !job.reclaimed) this.#free.push(job.buffers);
+  }
+
+  /** Frees the oldest buffer the thread has written if its state says it is done; whether it did. */
+  #reclaim(): boolean {
+    const oldest = this.#onThread[0];
+    if (oldest === undefined || Atomics.load(oldest.buffers.state, 0) !== JOB_DONE) return false;
+    this.#onThread.shift();
+    oldest.reclaimed = true;
+    threadWriteCounts.reclaimed++;
+    this.#free.push(oldest.buffers);
+    return true;
   }
 
   /** Whether the next buffer's small records go to the CRC thread: it is ready, and they are likely. */

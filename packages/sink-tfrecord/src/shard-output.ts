@@ -30,6 +30,22 @@ export class ShardOutput {
     this.#compressor.on('error', (error) => this.#fail(error));
   }
 
+  /**
+   * The file's descriptor when bytes go to the file as they are (no compressor, no hash), so that
+   * another thread may write them: it must write in this output's order (never while a write of
+   * this object is under way) and report each write through {@link countWritten}.
+   */
+  get directFd(): number | undefined {
+    return this.#compressor === undefined && this.#hash === undefined && !this.#hasFailure
+      ? this.#handle.fd
+      : undefined;
+  }
+
+  /** Counts `length` bytes another thread wrote to the file through {@link directFd}. */
+  countWritten(length: number): void {
+    this.diskBytes += length;
+  }
+
   /** Writes framed bytes. The caller may reuse `chunk` once the promise settles. */
   async write(chunk: Uint8Array): Promise<void> {
     this.#check();

@@ -26,15 +26,18 @@ describe('shared frame buffers', () => {
     expect(frames.length).toBe(SIZE / 16 + 1);
   });
 
-  it('lie in one WebAssembly memory: buffer from byte 0, then the frame table, then the CRC tables', () => {
-    const { buffer, frames, memory, tables } = takeSharedFrameBuffers(SIZE + 3);
+  it('lie in one WebAssembly memory: buffer from byte 0, the frame table, the job state, the CRC tables', () => {
+    const { buffer, frames, state, memory, tables } = takeSharedFrameBuffers(SIZE + 3);
     expect(memory).toBeInstanceOf(WebAssembly.Memory);
     expect(buffer.buffer).toBe(memory!.buffer);
     expect(frames.buffer).toBe(memory!.buffer);
+    expect(state.buffer).toBe(memory!.buffer);
     expect(buffer.byteOffset).toBe(0);
     expect(frames.byteOffset).toBeGreaterThanOrEqual(SIZE + 3);
     expect(frames.byteOffset % 4).toBe(0);
-    expect(tables).toBe(frames.byteOffset + frames.byteLength);
+    expect(state.byteOffset).toBe(frames.byteOffset + frames.byteLength);
+    expect(state.length).toBe(1);
+    expect(tables).toBe(state.byteOffset + 4);
     expect(tables + 16 * 1024).toBeLessThanOrEqual(memory!.buffer.byteLength);
     CRC_TABLES.forEach((table, index) =>
       expect(new Int32Array(memory!.buffer, tables + 1024 * index, 256)).toEqual(table),

@@ -7,6 +7,13 @@ export interface SharedFrameBuffers {
   readonly buffer: Uint8Array;
   readonly frames: Int32Array;
   /**
+   * The state of the buffer's current CRC-thread job, one Int32 in the same shared memory:
+   * `JOB_GIVEN` when it is handed over, `JOB_DONE` once the thread has framed and written it and no
+   * longer touches the buffer, `JOB_FAILED` when it could not. Read with `Atomics.load`: the writer
+   * may reuse a buffer whose job is done before the thread's answer reaches it.
+   */
+  readonly state: Int32Array;
+  /**
    * The WebAssembly memory the buffer, the frame table and the CRC tables (at byte `tables`) lie in,
    * for the thread's WebAssembly CRC (crc32c.wat); absent where WebAssembly cannot make one.
    */
@@ -48,7 +55,8 @@ export function takeSharedFrameBuffers(size: number): SharedFrameBuffers {
   sharedBufferCounts.allocated++;
   const slots = Math.floor(size / FRAME_OVERHEAD) + 1;
   const framesAt = Math.ceil(size / 4) * 4;
-  const tables = framesAt + 4 * slots;
+  // The state word follows the frame table.
+  const tables = framesAt + 4 * (slots + 1);
   let memory: WebAssembly.Memory | undefined;
   try {
     const pages = Math.ceil((tables + TABLE_BYTES) / PAGE_BYTES);
@@ -56,9 +64,11 @@ export function takeSharedFrameBuffers(size: number): SharedFrameBuffers {
   } catch {
     // No WebAssembly, no shared WebAssembly memory, or more than 4 GiB: plain shared memory, and the
     // thread's JavaScript CRC.
+    const frameTable = new SharedArrayBuffer(4 * (slots + 1));
     return {
       buffer: new Uint8Array(new SharedArrayBuffer(size)),
-      frames: new Int32Array(new SharedArrayBuffer(4 * slots)),
+      frames: new Int32Array(frameTable, 0, slots),
+      state: new Int32Array(frameTable, 4 * slots, 1),
       tables: 0,
     };
   }
@@ -67,10 +77,18 @@ export function takeSharedFrameBuffers(size: number): SharedFrameBuffers {
   return {
     buffer: new Uint8Array(shared, 0, size),
     frames: new Int32Array(shared, framesAt, slots),
+    state: new Int32Array(shared, framesAt + 4 * slots, 1),
     memory,
     tables,
   };
 }
+
+/** {@link SharedFrameBuffers.state}: the job is with the CRC thread. */
+export const JOB_GIVEN = 1;
+/** {@link SharedFrameBuffers.state}: the thread has framed (and written) the buffer and let go of it. */
+export const JOB_DONE = 2;
+/** {@link SharedFrameBuffers.state}: the thread could not; its answer says why. */
+export const JOB_FAILED = 3;
 
 /** A WebAssembly page. */
 const PAGE_BYTES = 65536;
