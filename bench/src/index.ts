@@ -2,7 +2,7 @@
  * `pnpm bench`: tfpipe's throughput against a baseline measured in the same run, as ratios, with the
  * peak RSS of each side. Every side runs in a child process of its own (so `maxRSS` is that side's),
  * on input the parent generated into a temporary directory that is deleted afterwards. Each side
- * warms up once, then reports the median of `BENCH_REPEATS` (default 3) timed runs.
+ * warms up once, then reports the median of `BENCH_REPEATS` (default 5) timed runs.
  *
  * Usage: `pnpm bench [-- --case NAME[,NAME]] [--full]`; `BENCH_SCALE=0.1` shrinks every input.
  */
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   if (argv[0] === '--child') return child(argv[1]!, argv[2]!);
   const scale = Number(process.env.BENCH_SCALE ?? '1');
-  const repeats = Number(process.env.BENCH_REPEATS ?? '3');
+  const repeats = Number(process.env.BENCH_REPEATS ?? '5');
   if (!(scale > 0) || !Number.isInteger(repeats) || repeats < 1)
     throw new Error('BENCH_SCALE > 0, BENCH_REPEATS ≥ 1');
   const full = argv.includes('--full');

@@ -46,8 +46,9 @@ export interface TfrecordSinkOptions extends RecordErrorOptions {
   /**
    * Compute the records' CRCs on a second thread (one per process, shared by every sink, started on
    * first use and gone when idle) while this thread encodes the next records; the write buffers are
-   * then `SharedArrayBuffer`s. Until the thread is ready, and where threads cannot start, the CRCs
-   * are computed on this thread. The bytes are the same either way.
+   * then `SharedArrayBuffer`s, and for an uncompressed file without a manifest hash the thread also
+   * writes them, in order. Until the thread is ready, and where threads cannot start, the CRCs are
+   * computed on this thread. The bytes are the same either way.
    * @default true
    */
   readonly crcThread?: boolean;
