@@ -424,17 +424,29 @@ export class FrameBuffers {
     Atomics.store(buffers.state, 0, JOB_GIVEN);
     this.#onThread.push(job);
     const gate = this.#threadGate;
-    let written: Promise<void>;
+    /** Resolves true once the thread has written the buffer, false once this thread has. */
+    let written: Promise<boolean>;
     if (gate === undefined) {
-      written = crcThread.frame(buffers, count, { fd, length: used });
+      written = crcThread.frame(buffers, count, { fd, length: used }).then(() => true);
     } else {
-      const given = gate.then(() => ({ written: crcThread.frame(buffers, count, { fd, length: used }) }));
+      const given = gate.then(async () => {
+        if (crcThread.ready) return { written: crcThread.frame(buffers, count, { fd, length: used }) };
+        // The thread went away meanwhile (idle too long behind a slow write): framed and written here,
+        // before the next buffer may be given.
+        await frameElsewhere(buffers, count);
+        await output.write(buffers.buffer.subarray(0, used));
+        return { written: undefined };
+      });
       this.#holdThreadWrites(given);
-      written = given.then((posted) => posted.written);
+      written = given.then(async ({ written: byThread }) => {
+        if (byThread === undefined) return false;
+        await byThread;
+        return true;
+      });
     }
     return written.then(
-      () => {
-        output.countWritten(used);
+      (byThread) => {
+        if (byThread) output.countWritten(used);
         this.#threadJobEnded(job, true);
       },
       (error: unknown) => {

@@ -400,42 +400,74 @@ describe('buffers the CRC thread writes itself', () => {
     expect(difference(await readFile(path), framed(expected(many)))).toBe('same');
   });
 
-  it('wait for a write of this thread that is still under way', async () => {
-    expect(await crcThread.whenReady()).toBe(true);
-    const path = join(await tempDir(), 'ordered.tfrecord');
-    const large = Array.from({ length: 12 }, (_, index) => new Uint8Array(20_000).fill(index));
-    const small = Array.from({ length: 6000 }, (_, index) => new TextEncoder().encode(`small ${index}`));
-    // This thread's writes of the large records' plain buffers finish late.
+  /** Large records (plain buffers, written from this thread) then small ones (buffers for the thread). */
+  const large = Array.from({ length: 12 }, (_, index) => new Uint8Array(20_000).fill(index));
+  const small = Array.from({ length: 6000 }, (_, index) => new TextEncoder().encode(`small ${index}`));
+
+  /**
+   * Writes `large` then `small` to `path` while every write from this thread first awaits
+   * `before(chunks)`; returns how many such writes there were.
+   */
+  async function writeWithSlowWrites(
+    path: string,
+    before: (chunks: readonly Uint8Array[]) => Promise<void>,
+  ): Promise<number> {
     // eslint-disable-next-line @typescript-eslint/unbound-method -- each is called with its instance below
     const { write, writev } = ShardOutput.prototype;
-    const late = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
     const slowWrite = vi.spyOn(ShardOutput.prototype, 'write').mockImplementation(async function (
       this: ShardOutput,
       chunk,
     ) {
-      await late(40);
+      await before([chunk]);
       return write.call(this, chunk);
     });
     const slowWritev = vi.spyOn(ShardOutput.prototype, 'writev').mockImplementation(async function (
       this: ShardOutput,
       chunks,
     ) {
-      await late(40);
+      await before(chunks);
       return writev.call(this, chunks);
     });
     try {
-      const writtenBefore = crcThread.written;
       const sink = tfrecordSink({ path, bufferBytes: 64 * 1024 }).getWriter();
       for (const record of large) await sink.write(record);
       for (const record of small) await sink.write(record);
       await sink.close();
-      expect(slowWrite.mock.calls.length + slowWritev.mock.calls.length).toBeGreaterThan(0);
-      expect(crcThread.written).toBeGreaterThan(writtenBefore);
-      expect(difference(await readFile(path), framedFile([...large, ...small]))).toBe('same');
+      return slowWrite.mock.calls.length + slowWritev.mock.calls.length;
     } finally {
       slowWrite.mockRestore();
       slowWritev.mockRestore();
     }
+  }
+
+  it('wait for a write of this thread that is still under way', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    const path = join(await tempDir(), 'ordered.tfrecord');
+    const writtenBefore = crcThread.written;
+    // Every write from this thread (the large records' plain buffers) finishes late.
+    const slow = await writeWithSlowWrites(path, () => new Promise((resolve) => setTimeout(resolve, 40)));
+    expect(slow).toBeGreaterThan(0);
+    expect(crcThread.written).toBeGreaterThan(writtenBefore);
+    expect(difference(await readFile(path), framedFile([...large, ...small]))).toBe('same');
+  });
+
+  it('are written here when the thread has gone while they waited for a write of this thread', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    const path = join(await tempDir(), 'gone.tfrecord');
+    const writtenBefore = crcThread.written;
+    // The plain buffer that holds the first small records is written late; the next buffer goes to
+    // the thread and waits for that write, and the thread is gone by the time it ends.
+    let gone = false;
+    await writeWithSlowWrites(path, async (chunks) => {
+      if (gone || !chunks.some((chunk) => Buffer.from(chunk).includes('small 0'))) return;
+      gone = true;
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      await crcThread.stop();
+    });
+    expect(gone).toBe(true);
+    // Only the first buffer, taken while the thread was there, of large records only.
+    expect(crcThread.written - writtenBefore).toBe(1);
+    expect(difference(await readFile(path), framedFile([...large, ...small]))).toBe('same');
   });
 
   it("fail with the file system's error, leaving no file, when the thread's write fails", async () => {
