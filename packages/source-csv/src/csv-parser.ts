@@ -90,6 +90,16 @@ export class CsvParser {
     return this.#line;
   }
 
+  /**
+   * Newlines in all the text pushed so far, parsed or not: where the input stands in lines, for an
+   * error outside any record (an encoding error in the next chunk).
+   */
+  get newlinesPushed(): number {
+    let count = this.#line - 1 + countNewlines(this.#rest, 0, this.#rest.length);
+    for (const text of this.#pending) count += countNewlines(text, 0, text.length);
+    return count;
+  }
+
   /** Feeds decoded text. */
   push(text: string): void {
     if (text === '') return;

@@ -151,10 +151,16 @@ export class CsvRecordReader {
       return chunk === undefined ? this.#decoder.end() : this.#decoder.decode(chunk);
     } catch (error) {
       if (!(error instanceof InvalidUtf8Error)) throw error;
+      // Every chunk decoded before this one has been fed: to the parser, or still held for sniffing.
+      const before = this.#parser?.newlinesPushed ?? this.#sniffed.split('\n').length - 1;
       throw new TfpipeError('CSV_ENCODING', 'invalid UTF-8', {
         stage: STAGE,
         fatal: true,
-        position: { file: this.#file, line: error.line, byteOffset: error.byteOffset },
+        position: {
+          file: this.#file,
+          line: before + error.newlinesInChunk + 1,
+          byteOffset: error.byteOffset,
+        },
         reason: 'the file must be UTF-8; re-export it as UTF-8 (e.g. iconv -f latin1 -t utf-8)',
       });
     }

@@ -70,6 +70,28 @@ describe('bad input', () => {
     }
   });
 
+  test('invalid UTF-8 deep in a file is CSV_ENCODING at the line the bytes before it end on', async () => {
+    // Quoted fields over several lines, CRLFs and multi-byte characters before the bad byte; its line
+    // is counted here from the raw bytes, independently of the parser.
+    let text = 'id,note,city\r\n';
+    for (let index = 0; index < 3000; index++) {
+      text += index % 7 === 0 ? `${index},"two\nlines, ""quoted""",東京\r\n` : `${index},plain,Zürich\n`;
+    }
+    // The last field is long and still open: text pushed after it waits unparsed in the parser.
+    const head = encoder.encode(`${text}3000,"open\n${'still open, more lines\n'.repeat(300)}last `);
+    const bytes = new Uint8Array([...head, 0xc3, 0x28, ...encoder.encode('"\n')]);
+    const line = head.filter((byte) => byte === 0x0a).length + 1;
+    for (const delimiter of [undefined, ',']) {
+      for (const sizes of [[1, 2, 3], [4096], [65536], [bytes.length]]) {
+        const stream = chunkedStream(bytes, sizes);
+        const options = delimiter === undefined ? {} : { delimiter };
+        const error = await failure(csvSource({ stream, fileName: 'deep.csv', ...options }));
+        expect(error.code).toBe('CSV_ENCODING');
+        expect(error.position).toEqual({ file: 'deep.csv', line, byteOffset: head.length });
+      }
+    }
+  });
+
   test('a multi-byte character cut off by the end of the input is CSV_ENCODING', async () => {
     const bytes = new Uint8Array([...encoder.encode('a\n'), 0xe6, 0x9d]);
     const error = await failure(csvSource({ stream: chunkedStream(bytes, [1]), fileName: 'e.csv' }));

@@ -1,7 +1,8 @@
 /**
  * Streaming UTF-8 decoding that fails on invalid bytes (never a U+FFFD in the data) and says where:
- * the byte offset of the first bad byte and its 1-based line. A character split across two chunks
- * decodes whole. A leading BOM is removed.
+ * the byte offset of the first bad byte, and how many newlines precede it in the chunk being
+ * decoded (the caller knows the lines before: its parser counts them, so this does not count every
+ * chunk's newlines again). A character split across two chunks decodes whole. A leading BOM is removed.
  */
 
 /** Where the first invalid UTF-8 byte is. */
@@ -9,10 +10,13 @@ export class InvalidUtf8Error extends Error {
   constructor(
     /** Byte offset of the first invalid byte (from the start of the input, BOM included). */
     readonly byteOffset: number,
-    /** 1-based line of that byte. */
-    readonly line: number,
+    /**
+     * Newlines between the start of the chunk being decoded (with the unfinished character carried
+     * over from the one before) and that byte; 0 at the end of the input.
+     */
+    readonly newlinesInChunk: number,
   ) {
-    super(`invalid UTF-8 at byte ${byteOffset} (line ${line})`);
+    super(`invalid UTF-8 at byte ${byteOffset}`);
   }
 }
 
@@ -23,8 +27,6 @@ export class Utf8ChunkDecoder {
   #tail: Uint8Array = new Uint8Array(0);
   /** Bytes decoded so far. */
   #offset = 0;
-  /** Newlines decoded so far. */
-  #newlines = 0;
 
   /** Decodes one chunk. @throws InvalidUtf8Error */
   decode(chunk: Uint8Array): string {
@@ -34,7 +36,7 @@ export class Utf8ChunkDecoder {
     } catch {
       throw this.#locate(chunk);
     }
-    this.#account(chunk, text);
+    this.#account(chunk);
     return text;
   }
 
@@ -43,12 +45,11 @@ export class Utf8ChunkDecoder {
     try {
       return this.#decoder.decode();
     } catch {
-      throw new InvalidUtf8Error(this.#offset - this.#tail.length, this.#newlines + 1);
+      throw new InvalidUtf8Error(this.#offset - this.#tail.length, 0);
     }
   }
 
-  #account(chunk: Uint8Array, text: string): void {
-    for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) this.#newlines++;
+  #account(chunk: Uint8Array): void {
     this.#offset += chunk.length;
     this.#tail = incompleteTail(chunk, this.#tail);
   }
@@ -60,9 +61,9 @@ export class Utf8ChunkDecoder {
     bytes.set(tail, 0);
     bytes.set(chunk, tail.length);
     const bad = firstInvalid(bytes);
-    let newlines = this.#newlines;
+    let newlines = 0;
     for (let index = tail.length; index < bad; index++) if (bytes[index] === 0x0a) newlines++;
-    return new InvalidUtf8Error(this.#offset - tail.length + bad, newlines + 1);
+    return new InvalidUtf8Error(this.#offset - tail.length + bad, newlines);
   }
 }
 
