@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { buildTables, crc32cRange, maskCrc, rangeFunction } from './crc32c.js';
 import { CRC32C_WASM } from './crc32c-wasm.js';
 import { fillFrameCrcs } from './fill-frame-crcs.js';
-import { JOB_DONE, JOB_FAILED, JOB_GIVEN, type SharedFrameBuffers } from './shared-buffers.js';
+import { JOB_DONE, JOB_FAILED, type SharedFrameBuffers } from './shared-buffers.js';
 import { wasmFrameFiller } from './wasm-frame-filler.js';
 
 /** The check value every CRC-32C implementation gives for "123456789". */
@@ -179,9 +179,8 @@ class CrcThread {
     const { buffer, frames, memory, tables } = buffers;
     const fd = write?.fd;
     const length = write?.length;
-    const state = buffers.state;
-    Atomics.store(state, 0, JOB_GIVEN);
-    const job = { frames: frames.byteOffset, count, fd, length, state: state.byteOffset };
+    // The thread marks `state` done or failed; the caller marks it given when it starts waiting on it.
+    const job = { frames: frames.byteOffset, count, fd, length, state: buffers.state.byteOffset };
     worker.postMessage(
       memory === undefined
         ? { id, buffer: buffer.buffer, frameTable: frames.buffer, ...job }

@@ -274,8 +274,8 @@ export class CsvParser {
   }
 }
 
-/** Newlines in `input[from, to)`; a bounded loop, since `indexOf` cannot stop at `to`. */
-function countNewlines(input: string, from: number, to: number): number {
+/** Newlines in `input[from, to)`; a bounded loop, since `indexOf` cannot stop at `to`. Internal. */
+export function countNewlines(input: string, from: number, to: number): number {
   let count = 0;
   for (let index = from; index < to; index++) if (input.charCodeAt(index) === LF) count++;
   return count;

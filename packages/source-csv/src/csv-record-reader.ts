@@ -2,7 +2,7 @@ import { TfpipeError } from '@tfpipe/core';
 import type { RecordErrorPolicy } from '@tfpipe/core';
 import { planColumns, sameHeader } from './column-plan.js';
 import type { ColumnPlan } from './column-plan.js';
-import { CsvParser, RecordTooLongError, UnterminatedQuoteError } from './csv-parser.js';
+import { CsvParser, RecordTooLongError, UnterminatedQuoteError, countNewlines } from './csv-parser.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { detectDelimiter } from './detect-delimiter.js';
 import { ChunkedFileReader, expandPaths } from './file-input.js';
@@ -152,7 +152,7 @@ export class CsvRecordReader {
     } catch (error) {
       if (!(error instanceof InvalidUtf8Error)) throw error;
       // Every chunk decoded before this one has been fed: to the parser, or still held for sniffing.
-      const before = this.#parser?.newlinesPushed ?? this.#sniffed.split('\n').length - 1;
+      const before = this.#parser?.newlinesPushed ?? countNewlines(this.#sniffed, 0, this.#sniffed.length);
       throw new TfpipeError('CSV_ENCODING', 'invalid UTF-8', {
         stage: STAGE,
         fatal: true,
