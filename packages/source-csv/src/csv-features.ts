@@ -1,7 +1,9 @@
-import { RecordErrorPolicy, TfpipeError, attachReport, exampleEncoder } from '@tfpipe/core';
-import type { CellEncoder, Example, Feature, Positioned, Reporter } from '@tfpipe/core';
-import { compileColumn, compileColumnValue } from './cell-converter.js';
-import type { CellConverter, CellValueConverter } from './cell-converter.js';
+import { RecordErrorPolicy, TfpipeError, attachReport } from '@tfpipe/core';
+import type { Example, Feature, Positioned, Reporter } from '@tfpipe/core';
+import { compileColumn } from './cell-converter.js';
+import type { CellConverter } from './cell-converter.js';
+import { CsvBytePath, DEFAULT_CHUNK_BYTES, byteParsable } from './csv-byte-path.js';
+import { CsvRowEncoder, FEATURES_STAGE, completeColumns, csvValueError } from './csv-row-encoder.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
@@ -35,12 +37,26 @@ export interface CsvFeaturesOptions extends CsvSourceOptions {
    * `missing`), and string labels get a vocabulary built from the whole input (files only).
    */
   readonly label?: string;
+  /**
+   * `csvToExamples` from files: after the first chunk, read records and plain cells (integers,
+   * decimals, bytes) straight from the file's bytes instead of decoding the text first. The
+   * Examples, positions and errors are the same either way: records the byte path does not handle
+   * (other quoting, comments, bad rows, invalid UTF-8) go through the text parser. `false` uses the
+   * text parser for everything. `csvFeatures` and streams always use the text parser.
+   * @default true
+   */
+  readonly byteParser?: boolean;
+  /**
+   * Bytes the byte parser takes per step (cut after a newline); files are also read in steps of at
+   * most this. @default 262144 (256 KiB; reads of 64 KiB)
+   */
+  readonly chunkBytes?: number;
 }
 
 /** A row of features: feature name → `Feature`, empty cells left out (or as `missing` says); position attached. */
 export type CsvFeatureRow = Positioned<Record<string, Feature>>;
 
-const STAGE = 'csvFeatures';
+const STAGE = FEATURES_STAGE;
 
 function invalid(message: string): TfpipeError {
   return new TfpipeError('INVALID_OPTION', message, { stage: STAGE, fatal: true });
@@ -156,12 +172,11 @@ class FeatureEngine {
   readonly #reader: CsvRecordReader;
   readonly #inferRows: number;
   #schema: CsvSchema | undefined;
-  /** `'examples'`: rows are encoded by {@link #encode} from {@link #valueConverters}' cells. */
+  /** `'examples'`: rows are encoded by {@link #rowEncoder}. */
   readonly #mode: 'features' | 'examples';
   #converters: CellConverter[] = [];
-  #valueConverters: CellValueConverter[] = [];
-  #encode: CellEncoder | undefined;
-  #cells: unknown[] = [];
+  /** Encodes rows (`'examples'`). */
+  #rowEncoder: CsvRowEncoder | undefined;
   #names: readonly string[] = [];
   /** A column is named `__proto__`: assign with defineProperty. */
   #special = false;
@@ -169,6 +184,10 @@ class FeatureEngine {
   #indexes: readonly number[] = [];
   #buffered: CsvRecord[] = [];
   #sampled = 0;
+  readonly #byteParser: boolean;
+  readonly #chunkBytes: number;
+  /** Converts the rest of files from their bytes (`'examples'` mode). */
+  #bytePath: CsvBytePath | undefined;
   /** Counts the rows handed to the consumer. */
   counted: { readonly records: number } = { records: 0 };
 
@@ -188,6 +207,14 @@ class FeatureEngine {
     this.#resolved = resolveCsvSourceOptions(options);
     this.#policy = new RecordErrorPolicy(options);
     this.#reader = new CsvRecordReader(this.#resolved, this.#policy);
+    this.#byteParser = options.byteParser ?? true;
+    if (typeof this.#byteParser !== 'boolean') throw invalid('byteParser must be a boolean');
+    this.#chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+    if (!Number.isSafeInteger(this.#chunkBytes) || this.#chunkBytes < 1) {
+      throw invalid(`chunkBytes must be a positive integer, got ${String(options.chunkBytes)}`);
+    }
+    // Small steps read small: so the byte path takes over small files too (tests).
+    this.#reader.readBytes = Math.min(this.#reader.readBytes, this.#chunkBytes);
     const inferRows = options.inferRows ?? 1000;
     this.#inferRows = inferRows === 'all' ? Infinity : inferRows;
     if (typeof this.#inferRows !== 'number' || Number.isNaN(this.#inferRows) || this.#inferRows < 0) {
@@ -300,21 +327,29 @@ class FeatureEngine {
     this.#names = inference.plan.names;
     this.#special = this.#names.includes('__proto__');
     this.#indexes = inference.plan.indexes;
-    const columns = this.#names.map((name) => {
-      const column = schema.columns[name]!;
-      return { ...column, missing: column.missing ?? 'omit' };
-    });
     if (this.#mode === 'features') {
-      this.#converters = columns.map((column) => compileColumn(column));
-      return schema;
+      this.#converters = completeColumns(schema, this.#names).map((column) => compileColumn(column));
+    } else {
+      this.#rowEncoder = new CsvRowEncoder(schema, inference.plan);
+      // Files' rest goes to the byte path, once the sample (if any) is read.
+      if (this.#byteParser && inference.plan.header.length > 0) {
+        const config = {
+          options: { ...this.#resolved, stream: undefined, delimiter: this.#reader.delimiter },
+          plan: inference.plan,
+          schema,
+        };
+        if (byteParsable(config)) {
+          this.#bytePath = new CsvBytePath(
+            config,
+            this.#rowEncoder,
+            this.#chunkBytes,
+            this.#policy,
+            this.#reader,
+          );
+          this.#reader.detach = (unread) => unread > 0;
+        }
+      }
     }
-    // The cells are converted here by CSV's rules; core only encodes them (a missing cell is omitted).
-    this.#valueConverters = columns.map((column) => compileColumnValue(column));
-    this.#encode = exampleEncoder(
-      Object.fromEntries(this.#names.map((name, index) => [name, { kind: columns[index]!.kind }])),
-      { stage: 'csvToExamples' },
-    );
-    this.#cells = new Array<unknown>(columns.length).fill(undefined);
     return schema;
   }
 
@@ -330,60 +365,35 @@ class FeatureEngine {
 
   async #nextConverted<Out>(convert: (record: CsvRecord) => Out | undefined): Promise<Out[] | undefined> {
     await this.prepare();
-    for (;;) {
-      let batch: CsvRecord[] | undefined = this.#buffered;
-      this.#buffered = [];
-      if (batch.length === 0) batch = await this.#reader.next();
-      if (batch === undefined) return undefined;
-      const out: Out[] = [];
-      for (const record of batch) {
-        const converted = convert(record);
-        if (converted !== undefined) out.push(converted);
+    try {
+      for (;;) {
+        if (this.#bytePath?.active === true) {
+          // Only in 'examples' mode, where Out is an Example.
+          const examples = (await this.#bytePath.next()) as Out[] | undefined;
+          if (examples !== undefined) return examples;
+          continue;
+        }
+        let batch: CsvRecord[] | undefined = this.#buffered;
+        this.#buffered = [];
+        if (batch.length === 0) batch = await this.#reader.next();
+        if (batch === undefined) return undefined;
+        const out: Out[] = [];
+        for (const record of batch) {
+          const converted = convert(record);
+          if (converted !== undefined) out.push(converted);
+        }
+        const remainder = this.#reader.takeRemainder();
+        if (remainder !== undefined) this.#bytePath!.start(remainder);
+        if (out.length > 0) return out;
       }
-      if (out.length > 0) return out;
+    } catch (error) {
+      await this.#bytePath?.close();
+      throw error;
     }
   }
 
   #encodeRecord(record: CsvRecord): Positioned<Example> | undefined {
-    const cells = this.#cells;
-    const converters = this.#valueConverters;
-    const indexes = this.#indexes;
-    const fields = record.fields;
-    const count = converters.length;
-    let index = 0;
-    try {
-      for (; index < count; index++) cells[index] = converters[index]!(fields[indexes[index]!]!);
-    } catch (error) {
-      if (!(error instanceof CellValueError)) throw error;
-      this.#valueError(record, index, error);
-      return undefined;
-    }
-    const position = { file: record.file, line: record.line, row: record.row };
-    try {
-      return this.#encode!(cells, position);
-    } catch (error) {
-      // Cells converted by the column rules always fit; this is the encoder's own check speaking.
-      this.#policy.handle(TfpipeError.is(error) ? error.withPosition(position) : error);
-      return undefined;
-    }
-  }
-
-  /** Reports a cell that does not fit its column, under the record-error policy. */
-  #valueError(record: CsvRecord, index: number, error: CellValueError): void {
-    const field = this.#names[index]!;
-    this.#policy.handle(
-      new TfpipeError('CSV_VALUE', `bad ${this.#schema!.columns[field]!.kind} value`, {
-        stage: STAGE,
-        position: {
-          file: record.file,
-          line: record.line,
-          row: record.row,
-          column: this.#indexes[index]! + 1,
-          field,
-        },
-        reason: error.message,
-      }),
-    );
+    return this.#rowEncoder!.encode(record, this.#policy);
   }
 
   #convert(record: CsvRecord): Record<string, Feature> | undefined {
@@ -402,12 +412,13 @@ class FeatureEngine {
       return features;
     } catch (error) {
       if (!(error instanceof CellValueError)) throw error;
-      this.#valueError(record, index, error);
+      this.#policy.handle(csvValueError(this.#schema!, this.#names, this.#indexes, record, index, error));
       return undefined;
     }
   }
 
   async cancel(): Promise<void> {
+    await this.#bytePath?.close();
     await this.#reader.cancel();
   }
 
@@ -417,6 +428,7 @@ class FeatureEngine {
         ? {}
         : { schema: this.#schema, vocabularies: vocabulariesOf(this.#schema) }),
       inferredFromRows: this.#sampled,
+      ...(this.#bytePath === undefined ? {} : { byteParsedRecords: this.#bytePath.records }),
       ...(this.#options.label === undefined ? {} : { label: this.#options.label }),
     });
     return { ...base, records: this.counted.records };

@@ -100,6 +100,11 @@ export class CsvParser {
     return count;
   }
 
+  /** The text pushed and not yet consumed by a whole record (it starts on {@link line}). */
+  get unparsed(): string {
+    return this.#pending.length === 0 ? this.#rest : this.#rest + this.#pending.join('');
+  }
+
   /** Feeds decoded text. */
   push(text: string): void {
     if (text === '') return;

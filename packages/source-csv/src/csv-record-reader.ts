@@ -5,7 +5,7 @@ import type { ColumnPlan } from './column-plan.js';
 import { CsvParser, RecordTooLongError, UnterminatedQuoteError, countNewlines } from './csv-parser.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { detectDelimiter } from './detect-delimiter.js';
-import { ChunkedFileReader, expandPaths } from './file-input.js';
+import { ChunkedFileReader, READ_CHUNK_BYTES, expandPaths } from './file-input.js';
 import { InvalidUtf8Error, Utf8ChunkDecoder } from './utf8-chunk-decoder.js';
 
 /** One data record with the right number of fields, and where it is. */
@@ -23,6 +23,26 @@ interface ByteInput {
   read(): Promise<Uint8Array | undefined>;
   close(): Promise<void>;
 }
+
+/**
+ * The rest of a file, handed over by a reader after its header and first data rows (see
+ * {@link CsvRecordReader.detach}): its records start at `leftover`'s first byte.
+ */
+export interface CsvRemainder {
+  readonly file: string;
+  /** The open file, positioned after `leftover`: the new owner reads and closes it. */
+  readonly input: ChunkedFileReader;
+  /** Bytes read but not yet parsed into whole records (re-encoded from the parser's text). */
+  readonly leftover: Uint8Array;
+  /** Byte offset of `leftover` in the file. */
+  readonly byteOffset: number;
+  /** 1-based line of `leftover`'s first byte. */
+  readonly line: number;
+  /** 0-based data-row index of the next record. */
+  readonly row: number;
+}
+
+const utf8 = new TextEncoder();
 
 /** Text to gather before auto-detecting the delimiter, unless the input ends first. @default 16 KiB */
 const SNIFF_CHARS = 16 * 1024;
@@ -43,6 +63,14 @@ export class CsvRecordReader {
   bytes = 0;
   /** Good records returned. */
   records = 0;
+  /** Bytes per file read. */
+  readBytes = READ_CHUNK_BYTES;
+  /**
+   * When set, asked after each chunk of a file once its header and a data row are read, with the
+   * bytes of the file still unread: true hands the rest of the file over ({@link takeRemainder}).
+   * Files only, never a stream.
+   */
+  detach: ((unread: number) => boolean) | undefined;
 
   readonly #options: ResolvedCsvSourceOptions;
   readonly #policy: RecordErrorPolicy;
@@ -58,6 +86,11 @@ export class CsvRecordReader {
   #fileRow = 0;
   #out: CsvRecord[] = [];
   #done = false;
+  /** Bytes of the current file read so far. */
+  #fileBytes = 0;
+  #remainder: CsvRemainder | undefined;
+  /** A remainder was just handed over: {@link next} returns what came before it, even nothing. */
+  #detached = false;
 
   constructor(options: ResolvedCsvSourceOptions, policy: RecordErrorPolicy) {
     this.#options = options;
@@ -65,13 +98,17 @@ export class CsvRecordReader {
     this.delimiter = options.delimiter;
   }
 
-  /** The next batch of records (never empty), or undefined when every input is read. */
+  /**
+   * The next batch of records, or undefined when every input is read. A batch is empty only right
+   * after the rest of a file was handed over ({@link takeRemainder}).
+   */
   async next(): Promise<CsvRecord[] | undefined> {
     try {
       for (;;) {
-        if (this.#out.length > 0) {
+        if (this.#out.length > 0 || this.#detached) {
           const batch = this.#out;
           this.#out = [];
+          this.#detached = false;
           this.records += batch.length;
           return batch;
         }
@@ -89,7 +126,9 @@ export class CsvRecordReader {
           this.#input = undefined;
         } else {
           this.bytes += chunk.length;
+          this.#fileBytes += chunk.length;
           this.#feed(this.#decode(chunk), false);
+          this.#maybeDetach();
         }
       }
     } catch (error) {
@@ -104,6 +143,97 @@ export class CsvRecordReader {
     const input = this.#input;
     this.#input = undefined;
     await input?.close();
+    await this.takeRemainder()?.input.close();
+  }
+
+  /** The rest of a file handed over (see {@link detach}), once; the caller then owns its input. */
+  takeRemainder(): CsvRemainder | undefined {
+    const remainder = this.#remainder;
+    this.#remainder = undefined;
+    return remainder;
+  }
+
+  /**
+   * A reader for text that continues a file whose header was read elsewhere (a worker's chunk): the
+   * given columns, no header row, lines counted from 1 and rows from 0 at the first byte it is fed
+   * ({@link feedChunk}), which must start a record.
+   */
+  static continuing(
+    options: ResolvedCsvSourceOptions,
+    policy: RecordErrorPolicy,
+    plan: ColumnPlan,
+    file: string,
+  ): CsvRecordReader {
+    const reader = new CsvRecordReader(options, policy);
+    reader.plan = plan;
+    reader.#firstHeaderFile = file;
+    reader.#file = file;
+    reader.files.push(file);
+    reader.#headerDone = true;
+    reader.#decoder = new Utf8ChunkDecoder(true);
+    reader.#parser = reader.#createParser(options.delimiter!);
+    return reader;
+  }
+
+  /**
+   * Parses the next bytes of a {@link continuing} reader (`final`: the file ends with them) and
+   * returns the whole records they complete; a record cut off at their end waits for the next call.
+   */
+  feedChunk(bytes: Uint8Array, final: boolean): CsvRecord[] {
+    this.bytes += bytes.length;
+    this.#feed(this.#decode(bytes), false);
+    if (final) this.#feed(this.#decode(undefined), true);
+    const out = this.#out;
+    this.#out = [];
+    this.records += out.length;
+    return out;
+  }
+
+  /** Lines the parser has passed (the 1-based line it is on, less one). */
+  get linesPassed(): number {
+    return this.#parser === undefined ? 0 : this.#parser.line - 1;
+  }
+
+  /** Data rows passed in the current file, bad ones included. */
+  get rowsPassed(): number {
+    return this.#fileRow;
+  }
+
+  /** Bytes fed but not yet parsed into whole records. */
+  get unparsedBytes(): number {
+    return utf8.encode(this.#parser?.unparsed ?? '').length + this.#decoder.pendingBytes.length;
+  }
+
+  /** Hands the rest of the current file over when {@link detach} says so. */
+  #maybeDetach(): void {
+    const input = this.#input;
+    const headerRows = this.#options.header === true ? 1 : 0;
+    if (
+      this.detach === undefined ||
+      !(input instanceof ChunkedFileReader) ||
+      this.#parser === undefined ||
+      this.plan === undefined ||
+      this.#fileRecords <= headerRows ||
+      !this.detach(input.size - this.#fileBytes)
+    ) {
+      return;
+    }
+    const text = utf8.encode(this.#parser.unparsed);
+    const pending = this.#decoder.pendingBytes;
+    const leftover = new Uint8Array(text.length + pending.length);
+    leftover.set(text, 0);
+    leftover.set(pending, text.length);
+    this.#remainder = {
+      file: this.#file,
+      input,
+      leftover,
+      byteOffset: this.#fileBytes - leftover.length,
+      line: this.#parser.line,
+      row: this.#fileRow,
+    };
+    this.#input = undefined;
+    this.#parser = undefined;
+    this.#detached = true;
   }
 
   async #openNext(): Promise<boolean> {
@@ -124,7 +254,7 @@ export class CsvRecordReader {
     }
     const file = this.#queue.shift();
     if (file === undefined) return false;
-    const input = await ChunkedFileReader.open(file, STAGE);
+    const input = await ChunkedFileReader.open(file, STAGE, this.readBytes);
     if (this.#done) {
       // Cancelled while the file was opening.
       await input.close();
@@ -144,6 +274,7 @@ export class CsvRecordReader {
     this.#headerDone = this.#options.header !== true;
     this.#fileRecords = 0;
     this.#fileRow = 0;
+    this.#fileBytes = 0;
   }
 
   #decode(chunk: Uint8Array | undefined): string {

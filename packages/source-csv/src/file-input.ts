@@ -137,7 +137,10 @@ export class ChunkedFileReader {
   /** The size when opened: a file that then shrinks or grows is `INPUT_CHANGED`, never a silent cut. */
   readonly #size: number;
 
-  private constructor(handle: FileHandle, file: string, stage: string, size: number) {
+  readonly #chunkBytes: number;
+
+  private constructor(handle: FileHandle, file: string, stage: string, size: number, chunkBytes: number) {
+    this.#chunkBytes = chunkBytes;
     this.#handle = handle;
     this.#file = file;
     this.#stage = stage;
@@ -145,7 +148,8 @@ export class ChunkedFileReader {
   }
 
   /** Opens `file`. @throws TfpipeError `INPUT_NOT_FOUND`, `INPUT_NOT_FILE` */
-  static async open(file: string, stage: string): Promise<ChunkedFileReader> {
+  /** @param chunkBytes - bytes per read @default READ_CHUNK_BYTES */
+  static async open(file: string, stage: string, chunkBytes = READ_CHUNK_BYTES): Promise<ChunkedFileReader> {
     let handle: FileHandle;
     try {
       // O_NONBLOCK: a path swapped for a FIFO since it was listed must not block the open forever.
@@ -167,7 +171,12 @@ export class ChunkedFileReader {
         fatal: true,
       });
     }
-    return new ChunkedFileReader(handle, file, stage, info.size);
+    return new ChunkedFileReader(handle, file, stage, info.size, chunkBytes);
+  }
+
+  /** The file's size when it was opened: what reads must find. */
+  get size(): number {
+    return this.#size;
   }
 
   /** The next chunk, or undefined at the end of the file (the handle is then closed). */
@@ -190,9 +199,9 @@ export class ChunkedFileReader {
   async #readChunk(): Promise<Uint8Array | undefined> {
     const handle = this.#handle;
     if (handle === undefined) return undefined;
-    const buffer = new Uint8Array(READ_CHUNK_BYTES);
+    const buffer = new Uint8Array(this.#chunkBytes);
     const position = this.#position;
-    this.#position += READ_CHUNK_BYTES;
+    this.#position += this.#chunkBytes;
     let bytesRead: number;
     try {
       ({ bytesRead } = await handle.read(buffer, 0, buffer.length, position));

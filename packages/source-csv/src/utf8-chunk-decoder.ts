@@ -22,11 +22,24 @@ export class InvalidUtf8Error extends Error {
 
 /** Decodes chunk after chunk; see the file comment. */
 export class Utf8ChunkDecoder {
-  readonly #decoder = new TextDecoder('utf-8', { fatal: true });
+  readonly #decoder: TextDecoder;
   /** Bytes of the previous chunk that may start a character completed by the next chunk. */
   #tail: Uint8Array = new Uint8Array(0);
   /** Bytes decoded so far. */
   #offset = 0;
+
+  /**
+   * @param midFile - the input starts inside a file (a worker's chunk), so a leading U+FEFF is text,
+   *   not a BOM to remove
+   */
+  constructor(midFile = false) {
+    this.#decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: midFile });
+  }
+
+  /** The bytes of an unfinished character held back for the next chunk (a copy's worth: do not write). */
+  get pendingBytes(): Uint8Array {
+    return this.#tail;
+  }
 
   /** Decodes one chunk. @throws InvalidUtf8Error */
   decode(chunk: Uint8Array): string {

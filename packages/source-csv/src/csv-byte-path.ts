@@ -1,0 +1,412 @@
+import { isUtf8 } from 'node:buffer';
+import { EncodedExample } from '@tfpipe/core';
+import type { Example, Positioned, RecordErrorPolicy } from '@tfpipe/core';
+import { ChunkConverter, FRAME_ROOM_BEFORE, receiveError } from './csv-chunk-converter.js';
+import type { ChunkConfig, ChunkOutput } from './csv-chunk-converter.js';
+import type { CsvRemainder } from './csv-record-reader.js';
+import type { CsvRowEncoder } from './csv-row-encoder.js';
+import { CellValueError } from './csv-values.js';
+
+/** The default of `chunkBytes`: the byte path's step. */
+export const DEFAULT_CHUNK_BYTES = 256 * 1024;
+
+/** Where the next record starts in the file. */
+interface Base {
+  readonly line: number;
+  readonly row: number;
+  readonly byteOffset: number;
+}
+
+const LF = 0x0a;
+const CR = 0x0d;
+/** Cell kinds read straight from bytes; the rest are decoded and converted as text. */
+const TEXT = 0;
+const INT64 = 1;
+const FLOAT = 2;
+const BYTES = 3;
+/** A cell the byte readers leave to the text converter. */
+const AS_TEXT = Symbol('as text');
+/** Exact powers of ten: a ≤ 15-digit integer times or over one of them rounds once (Clinger's fast path). */
+const POWERS = Array.from({ length: 23 }, (_, index) => 10 ** index);
+const text = new TextDecoder();
+
+/** True when the byte path can parse with these options: RFC 4180 quoting, ASCII marks, no comments. */
+export function byteParsable(config: ChunkConfig): boolean {
+  const { delimiter, quote, escape, comment } = config.options;
+  return (
+    delimiter !== undefined &&
+    delimiter.charCodeAt(0) < 0x80 &&
+    quote.charCodeAt(0) < 0x80 &&
+    escape === quote &&
+    comment === undefined
+  );
+}
+
+/**
+ * Converts the rest of a CSV file straight from its bytes: records are found by scanning bytes, and
+ * plain integers, plain decimals and bytes cells are read from them without making strings (other
+ * cells are decoded and go through their column's converter, as on the text path). Anything else,
+ * or anything wrong, is left to the text path: from the first such record to the end of its chunk,
+ * a text reader ({@link ChunkConverter}) converts and words the errors, and the byte path takes over
+ * again at the first chunk that reader ends on a record's end. Chunks are validated as UTF-8 first
+ * (invalid ones go to the text path too, which finds the bad byte). So the Examples, positions and
+ * errors are exactly the text path's.
+ */
+export class CsvBytePath {
+  readonly #config: ChunkConfig;
+  readonly #encoder: CsvRowEncoder;
+  readonly #chunkBytes: number;
+  readonly #policy: RecordErrorPolicy;
+  readonly #counters: { bytes: number };
+  readonly #delimiter: number;
+  readonly #quote: number;
+  readonly #skipEmptyLines: boolean;
+  readonly #maxRecordLength: number;
+  readonly #fieldCount: number;
+  /** Kept-column slot of each field, -1 for a dropped one. */
+  readonly #slots: Int32Array;
+  readonly #kinds: Uint8Array;
+  readonly #cells: unknown[];
+  /** Records converted from bytes (the text path's are not counted). */
+  records = 0;
+  #file = '';
+  #input: CsvRemainder['input'] | undefined;
+  #carry: Uint8Array = new Uint8Array(0);
+  #eof = true;
+  #done = true;
+  #line = 1;
+  #row = 0;
+  #offset = 0;
+  /** The text path, converting from a record the byte path left until a chunk ends on a record's end. */
+  #text: { converter: ChunkConverter; base: Base; fed: number } | undefined;
+
+  /** @param counters - where the bytes read are added (the reader's, for the report) */
+  constructor(
+    config: ChunkConfig,
+    encoder: CsvRowEncoder,
+    chunkBytes: number,
+    policy: RecordErrorPolicy,
+    counters: { bytes: number },
+  ) {
+    this.#config = config;
+    this.#encoder = encoder;
+    this.#chunkBytes = chunkBytes;
+    this.#policy = policy;
+    this.#counters = counters;
+    const { options, plan } = config;
+    this.#delimiter = options.delimiter!.charCodeAt(0);
+    this.#quote = options.quote.charCodeAt(0);
+    this.#skipEmptyLines = options.skipEmptyLines;
+    this.#maxRecordLength = options.maxRecordLength;
+    this.#fieldCount = plan.header.length;
+    this.#slots = new Int32Array(this.#fieldCount).fill(-1);
+    plan.indexes.forEach((field, slot) => (this.#slots[field] = slot));
+    this.#kinds = Uint8Array.from(encoder.columns, (column) =>
+      column.split !== undefined || column.vocabulary !== undefined
+        ? TEXT
+        : column.kind === 'int64'
+          ? column.boolean === true
+            ? TEXT
+            : INT64
+          : column.kind === 'float'
+            ? FLOAT
+            : BYTES,
+    );
+    this.#cells = new Array<unknown>(encoder.columns.length).fill(undefined);
+  }
+
+  /** True while a file's rest is being converted. */
+  get active(): boolean {
+    return !this.#done;
+  }
+
+  /** Takes over the rest of a file. */
+  start(remainder: CsvRemainder): void {
+    this.#file = remainder.file;
+    this.#input = remainder.input;
+    this.#carry = remainder.leftover;
+    this.#eof = false;
+    this.#done = false;
+    this.#line = remainder.line;
+    this.#row = remainder.row;
+    this.#offset = remainder.byteOffset;
+    this.#text = undefined;
+  }
+
+  /** The next Examples (never empty), or undefined when the file is done. */
+  async next(): Promise<Positioned<Example>[] | undefined> {
+    try {
+      while (!this.#done) {
+        const { bytes, final } = await this.#nextChunk();
+        if (final) this.#done = true;
+        const examples = this.#convert(bytes, final);
+        if (examples.length > 0) return examples;
+      }
+      this.#input = undefined;
+      return undefined;
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
+  /** Closes the file. */
+  async close(): Promise<void> {
+    const input = this.#input;
+    this.#input = undefined;
+    this.#done = true;
+    await input?.close();
+  }
+
+  /** Reads about `chunkBytes` and cuts them after the last newline (the rest waits for the next chunk). */
+  async #nextChunk(): Promise<{ bytes: Uint8Array; final: boolean }> {
+    const pieces = [this.#carry];
+    let total = this.#carry.length;
+    while (!this.#eof && total < this.#chunkBytes) {
+      const read = await this.#input!.read();
+      if (read === undefined) {
+        this.#eof = true;
+        break;
+      }
+      this.#counters.bytes += read.length;
+      pieces.push(read);
+      total += read.length;
+    }
+    let cut = total;
+    if (!this.#eof) {
+      // No newline at all: the whole lot goes (the text path then holds the record's start).
+      let end = total;
+      for (let index = pieces.length - 1; index >= 0; index--) {
+        const piece = pieces[index]!;
+        end -= piece.length;
+        const newline = piece.lastIndexOf(LF);
+        if (newline >= 0) {
+          cut = end + newline + 1;
+          break;
+        }
+      }
+    }
+    const bytes = pieces.length === 1 && cut === total ? pieces[0]! : new Uint8Array(cut);
+    const carry = new Uint8Array(total - cut);
+    let offset = 0;
+    for (const piece of pieces) {
+      const into = Math.min(piece.length, Math.max(0, cut - offset));
+      if (into > 0 && bytes !== piece) bytes.set(piece.subarray(0, into), offset);
+      if (into < piece.length) carry.set(piece.subarray(into), offset + into - cut);
+      offset += piece.length;
+    }
+    this.#carry = carry;
+    return { bytes, final: this.#eof && carry.length === 0 };
+  }
+
+  /** Converts one chunk (whole records, but for the last chunk's end). */
+  #convert(bytes: Uint8Array, final: boolean): Positioned<Example>[] {
+    const examples: Positioned<Example>[] = [];
+    if (this.#text !== undefined) return this.#byText(bytes, final, examples);
+    // The text path finds the invalid byte and words the error.
+    if (!isUtf8(bytes)) return this.#byText(bytes, final, examples);
+    let position = 0;
+    while (position < bytes.length) {
+      const next = this.#record(bytes, position, examples);
+      if (next < 0) return this.#byText(bytes.subarray(position), final, examples);
+      position = next;
+    }
+    return examples;
+  }
+
+  /** Converts `bytes` on the text path (from a record's start), appending to `examples`. */
+  #byText(bytes: Uint8Array, final: boolean, examples: Positioned<Example>[]): Positioned<Example>[] {
+    const text = (this.#text ??= {
+      converter: new ChunkConverter(this.#config, this.#file, this.#encoder),
+      base: { line: this.#line, row: this.#row, byteOffset: this.#offset },
+      fed: 0,
+    });
+    const output = text.converter.convert(bytes, final);
+    text.fed += bytes.length;
+    this.#append(output, text.base, examples);
+    if (output.unparsed === 0) {
+      this.#line = text.base.line + output.linesPassed;
+      this.#row = text.base.row + output.rowsPassed;
+      this.#offset = text.base.byteOffset + text.fed;
+      this.#text = undefined;
+    }
+    return examples;
+  }
+
+  /** A text-path output as Examples positioned from `base`; its record errors go to the policy first. */
+  #append(output: ChunkOutput, base: Base, examples: Positioned<Example>[]): void {
+    for (const error of output.errors) this.#policy.handle(receiveError(error, base));
+    if (output.fatal !== undefined) throw receiveError(output.fatal, base);
+    const { data, lengths, lines, rows } = output;
+    const file = this.#file;
+    let offset = FRAME_ROOM_BEFORE;
+    for (let index = 0; index < lengths.length; index++) {
+      const length = lengths[index]!;
+      const position = { file, line: lines[index]! + base.line - 1, row: rows[index]! + base.row };
+      examples.push(
+        new EncodedExample(data, offset, length, true, position) as unknown as Positioned<Example>,
+      );
+      offset += length + 16;
+    }
+  }
+
+  /**
+   * Converts the record at `start` and returns where the next one starts, or -1 when the text path
+   * must take it (something other than plain RFC 4180 with the right field count, or a cell that does
+   * not convert, or no newline before the chunk's end).
+   */
+  #record(bytes: Uint8Array, start: number, examples: Positioned<Example>[]): number {
+    const length = bytes.length;
+    const delimiter = this.#delimiter;
+    const quote = this.#quote;
+    const first = bytes[start]!;
+    if (first === LF) {
+      if (!this.#skipEmptyLines) return -1;
+      this.#line++;
+      this.#offset++;
+      return start + 1;
+    }
+    if (first === CR) return -1;
+    const slots = this.#slots;
+    const kinds = this.#kinds;
+    const cells = this.#cells;
+    const fieldCount = this.#fieldCount;
+    let position = start;
+    let field = 0;
+    let lines = 0;
+    let end = -1;
+    while (end < 0) {
+      if (field >= fieldCount) return -1;
+      let from: number;
+      let to: number;
+      let escaped = false;
+      if (bytes[position] === quote) {
+        from = position + 1;
+        let search = from;
+        for (;;) {
+          const close = bytes.indexOf(quote, search);
+          if (close < 0 || close + 1 >= length) return -1;
+          if (bytes[close + 1] === quote) {
+            escaped = true;
+            search = close + 2;
+            continue;
+          }
+          to = close;
+          break;
+        }
+        for (let index = from; index < to; index++) if (bytes[index] === LF) lines++;
+        position = to + 1;
+        const next = bytes[position];
+        if (next === delimiter) position++;
+        else if (next === LF) end = position + 1;
+        else if (next === CR && bytes[position + 1] === LF) end = position + 2;
+        else return -1;
+      } else {
+        from = position;
+        let index = position;
+        let byte = 0;
+        while (index < length && (byte = bytes[index]!) !== delimiter && byte !== LF) index++;
+        if (index === length) return -1;
+        if (byte === delimiter) {
+          to = index;
+          position = index + 1;
+        } else {
+          to = index > from && bytes[index - 1] === CR ? index - 1 : index;
+          end = index + 1;
+        }
+      }
+      const slot = slots[field]!;
+      if (slot >= 0) {
+        const kind = kinds[slot]!;
+        let value: unknown = AS_TEXT;
+        if (to === from || escaped) value = AS_TEXT;
+        else if (kind === INT64) value = readInt(bytes, from, to);
+        else if (kind === FLOAT) value = readFloat(bytes, from, to);
+        else if (kind === BYTES) value = bytes.subarray(from, to);
+        if (value === AS_TEXT) {
+          let cell = to === from ? '' : text.decode(bytes.subarray(from, to));
+          if (escaped) cell = cell.replaceAll(String.fromCharCode(quote, quote), String.fromCharCode(quote));
+          try {
+            value = this.#encoder.converters[slot]!(cell);
+          } catch (error) {
+            if (error instanceof CellValueError) return -1;
+            throw error;
+          }
+        }
+        cells[slot] = value;
+      }
+      field++;
+    }
+    if (field !== fieldCount || end - start > this.#maxRecordLength) return -1;
+    const line = this.#line;
+    const row = this.#row;
+    const example = this.#encoder.encodeCells(cells, { file: this.#file, line, row }, this.#policy);
+    if (example !== undefined) examples.push(example);
+    this.records++;
+    this.#line = line + lines + 1;
+    this.#row = row + 1;
+    this.#offset += end - start;
+    return end;
+  }
+}
+
+/** `[+-]digits`, at most 15 characters as core's `smallInteger` reads them, or {@link AS_TEXT}. */
+function readInt(bytes: Uint8Array, from: number, to: number): number | typeof AS_TEXT {
+  if (to - from > 15) return AS_TEXT;
+  const sign = bytes[from]!;
+  let index = sign === 0x2d || sign === 0x2b ? from + 1 : from;
+  if (index === to) return AS_TEXT;
+  let value = 0;
+  for (; index < to; index++) {
+    const digit = bytes[index]! - 0x30;
+    if (digit < 0 || digit > 9) return AS_TEXT;
+    value = value * 10 + digit;
+  }
+  return sign === 0x2d ? -value : value;
+}
+
+/**
+ * `-?digits[.digits][e[+-]digits]` (also `.5`, `5.`) with at most 15 digits and a power of ten of
+ * at most 22 after the point is moved: one exact integer times or over one exact power of ten, so
+ * one rounding and the same double `Number(text)` gives. Anything else is {@link AS_TEXT}. Internal (tests).
+ */
+export function readFloat(bytes: Uint8Array, from: number, to: number): number | typeof AS_TEXT {
+  let index = from;
+  const negative = bytes[index] === 0x2d;
+  if (negative) index++;
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = 0;
+  let dot = false;
+  for (; index < to; index++) {
+    const byte = bytes[index]!;
+    const digit = byte - 0x30;
+    if (digit >= 0 && digit <= 9) {
+      mantissa = mantissa * 10 + digit;
+      digits++;
+      if (dot) fraction++;
+    } else if (byte === 0x2e && !dot) dot = true;
+    else break;
+  }
+  if (digits === 0 || digits > 15) return AS_TEXT;
+  let exponent = 0;
+  if (index < to) {
+    const marker = bytes[index]!;
+    if (marker !== 0x65 && marker !== 0x45) return AS_TEXT;
+    index++;
+    const sign = bytes[index];
+    const negativeExponent = sign === 0x2d;
+    if (sign === 0x2d || sign === 0x2b) index++;
+    if (index === to || to - index > 3) return AS_TEXT;
+    for (; index < to; index++) {
+      const digit = bytes[index]! - 0x30;
+      if (digit < 0 || digit > 9) return AS_TEXT;
+      exponent = exponent * 10 + digit;
+    }
+    if (negativeExponent) exponent = -exponent;
+  }
+  const power = exponent - fraction;
+  if (power > 22 || power < -22) return AS_TEXT;
+  const value = power >= 0 ? mantissa * POWERS[power]! : mantissa / POWERS[-power]!;
+  return negative ? -value : value;
+}
