@@ -171,6 +171,21 @@ describe('the byte parser gives what the text parser gives', () => {
           onError,
         });
         expect(utf8.failure).toMatchObject({ code: 'CSV_ENCODING', position: { line: 202 } });
+        // The text path takes a bad row early and hands back: the invalid byte's offset still counts from the file's start.
+        const mixedHead = Buffer.from(`n,x,s,k\n${good}\nten,2,s,3\n"a"b,1,s,1\n${good}\n7,2.5,bad`);
+        const mixed = await expectSame(
+          await writeTemp(
+            directory,
+            'mixed.csv',
+            new Uint8Array([...mixedHead, 0xff, ...Buffer.from(`,1\n${good}\n`)]),
+          ),
+          { chunkBytes: 300, onError },
+        );
+        expect(mixed.failure).toMatchObject(
+          onError === 'skip'
+            ? { code: 'CSV_ENCODING', position: { line: 404, byteOffset: mixedHead.length } }
+            : { code: 'CSV_PARSE', position: { line: 203 } },
+        );
         const quote = await expectSame(
           await writeTemp(directory, 'quote.csv', `n,x,s,k\n${good}\n1,2,"open,3\n${good}\n`),
           { chunkBytes: 300, onError },

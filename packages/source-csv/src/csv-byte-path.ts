@@ -1,21 +1,15 @@
 import { isUtf8 } from 'node:buffer';
-import { EncodedExample } from '@tfpipe/core';
 import type { Example, Positioned, RecordErrorPolicy } from '@tfpipe/core';
-import { ChunkConverter, FRAME_ROOM_BEFORE, receiveError } from './csv-chunk-converter.js';
-import type { ChunkConfig, ChunkOutput } from './csv-chunk-converter.js';
+import type { ColumnPlan } from './column-plan.js';
+import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRemainder } from './csv-record-reader.js';
-import type { CsvRowEncoder } from './csv-row-encoder.js';
+import type { CompleteColumn, CsvRowEncoder } from './csv-row-encoder.js';
+import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { CellValueError } from './csv-values.js';
+import { READ_CHUNK_BYTES } from './file-input.js';
 
 /** The default of `chunkBytes`: the byte path's step. */
 export const DEFAULT_CHUNK_BYTES = 256 * 1024;
-
-/** Where the next record starts in the file. */
-interface Base {
-  readonly line: number;
-  readonly row: number;
-  readonly byteOffset: number;
-}
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -31,8 +25,8 @@ const POWERS = Array.from({ length: 23 }, (_, index) => 10 ** index);
 const text = new TextDecoder();
 
 /** True when the byte path can parse with these options: RFC 4180 quoting, ASCII marks, no comments. */
-export function byteParsable(config: ChunkConfig): boolean {
-  const { delimiter, quote, escape, comment } = config.options;
+export function byteParsable(options: ResolvedCsvSourceOptions): boolean {
+  const { delimiter, quote, escape, comment } = options;
   return (
     delimiter !== undefined &&
     delimiter.charCodeAt(0) < 0x80 &&
@@ -47,13 +41,14 @@ export function byteParsable(config: ChunkConfig): boolean {
  * plain integers, plain decimals and bytes cells are read from them without making strings (other
  * cells are decoded and go through their column's converter, as on the text path). Anything else,
  * or anything wrong, is left to the text path: from the first such record to the end of its chunk,
- * a text reader ({@link ChunkConverter}) converts and words the errors, and the byte path takes over
- * again at the first chunk that reader ends on a record's end. Chunks are validated as UTF-8 first
+ * a text reader continuing the file converts and words the errors (under the same policy), and the
+ * byte path takes over again at the first chunk that reader ends on a record's end. Chunks are validated as UTF-8 first
  * (invalid ones go to the text path too, which finds the bad byte). So the Examples, positions and
  * errors are exactly the text path's.
  */
 export class CsvBytePath {
-  readonly #config: ChunkConfig;
+  readonly #options: ResolvedCsvSourceOptions;
+  readonly #plan: ColumnPlan;
   readonly #encoder: CsvRowEncoder;
   readonly #chunkBytes: number;
   readonly #policy: RecordErrorPolicy;
@@ -77,23 +72,30 @@ export class CsvBytePath {
   #line = 1;
   #row = 0;
   #offset = 0;
-  /** The text path, converting from a record the byte path left until a chunk ends on a record's end. */
-  #text: { converter: ChunkConverter; base: Base; fed: number } | undefined;
+  /**
+   * The text path, reading from a record the byte path left (`byteOffset`, and `fed` bytes since)
+   * until a chunk ends on a record's end.
+   */
+  #text: { reader: CsvRecordReader; byteOffset: number; fed: number } | undefined;
 
-  /** @param counters - where the bytes read are added (the reader's, for the report) */
+  /**
+   * @param options - the reader's, with the delimiter settled ({@link byteParsable})
+   * @param counters - where the bytes read are added (the reader's, for the report)
+   */
   constructor(
-    config: ChunkConfig,
+    options: ResolvedCsvSourceOptions,
+    plan: ColumnPlan,
     encoder: CsvRowEncoder,
     chunkBytes: number,
     policy: RecordErrorPolicy,
     counters: { bytes: number },
   ) {
-    this.#config = config;
+    this.#options = options;
+    this.#plan = plan;
     this.#encoder = encoder;
     this.#chunkBytes = chunkBytes;
     this.#policy = policy;
     this.#counters = counters;
-    const { options, plan } = config;
     this.#delimiter = options.delimiter!.charCodeAt(0);
     this.#quote = options.quote.charCodeAt(0);
     this.#skipEmptyLines = options.skipEmptyLines;
@@ -101,17 +103,7 @@ export class CsvBytePath {
     this.#fieldCount = plan.header.length;
     this.#slots = new Int32Array(this.#fieldCount).fill(-1);
     plan.indexes.forEach((field, slot) => (this.#slots[field] = slot));
-    this.#kinds = Uint8Array.from(encoder.columns, (column) =>
-      column.split !== undefined || column.vocabulary !== undefined
-        ? TEXT
-        : column.kind === 'int64'
-          ? column.boolean === true
-            ? TEXT
-            : INT64
-          : column.kind === 'float'
-            ? FLOAT
-            : BYTES,
-    );
+    this.#kinds = Uint8Array.from(encoder.columns, cellKind);
     this.#cells = new Array<unknown>(encoder.columns.length).fill(undefined);
   }
 
@@ -216,38 +208,30 @@ export class CsvBytePath {
 
   /** Converts `bytes` on the text path (from a record's start), appending to `examples`. */
   #byText(bytes: Uint8Array, final: boolean, examples: Positioned<Example>[]): Positioned<Example>[] {
+    const start = { file: this.#file, line: this.#line, row: this.#row, byteOffset: this.#offset };
     const text = (this.#text ??= {
-      converter: new ChunkConverter(this.#config, this.#file, this.#encoder),
-      base: { line: this.#line, row: this.#row, byteOffset: this.#offset },
+      reader: CsvRecordReader.continuing(this.#options, this.#policy, this.#plan, start),
+      byteOffset: this.#offset,
       fed: 0,
     });
-    const output = text.converter.convert(bytes, final);
+    // Fed as the file reader reads, 64 KiB at a time: the parser is slower on much longer texts.
+    let from = 0;
+    do {
+      const to = Math.min(bytes.length, from + READ_CHUNK_BYTES);
+      for (const record of text.reader.feedChunk(bytes.subarray(from, to), final && to === bytes.length)) {
+        const example = this.#encoder.encode(record, this.#policy);
+        if (example !== undefined) examples.push(example);
+      }
+      from = to;
+    } while (from < bytes.length);
     text.fed += bytes.length;
-    this.#append(output, text.base, examples);
-    if (output.unparsed === 0) {
-      this.#line = text.base.line + output.linesPassed;
-      this.#row = text.base.row + output.rowsPassed;
-      this.#offset = text.base.byteOffset + text.fed;
+    if (text.reader.atRecordStart) {
+      this.#line = text.reader.line;
+      this.#row = text.reader.row;
+      this.#offset = text.byteOffset + text.fed;
       this.#text = undefined;
     }
     return examples;
-  }
-
-  /** A text-path output as Examples positioned from `base`; its record errors go to the policy first. */
-  #append(output: ChunkOutput, base: Base, examples: Positioned<Example>[]): void {
-    for (const error of output.errors) this.#policy.handle(receiveError(error, base));
-    if (output.fatal !== undefined) throw receiveError(output.fatal, base);
-    const { data, lengths, lines, rows } = output;
-    const file = this.#file;
-    let offset = FRAME_ROOM_BEFORE;
-    for (let index = 0; index < lengths.length; index++) {
-      const length = lengths[index]!;
-      const position = { file, line: lines[index]! + base.line - 1, row: rows[index]! + base.row };
-      examples.push(
-        new EncodedExample(data, offset, length, true, position) as unknown as Positioned<Example>,
-      );
-      offset += length + 16;
-    }
   }
 
   /**
@@ -319,8 +303,9 @@ export class CsvBytePath {
       if (slot >= 0) {
         const kind = kinds[slot]!;
         let value: unknown = AS_TEXT;
-        if (to === from || escaped) value = AS_TEXT;
-        else if (kind === INT64) value = readInt(bytes, from, to);
+        if (to === from || escaped) {
+          // Empty and escaped cells go by their text.
+        } else if (kind === INT64) value = readInt(bytes, from, to);
         else if (kind === FLOAT) value = readFloat(bytes, from, to);
         else if (kind === BYTES) value = bytes.subarray(from, to);
         if (value === AS_TEXT) {
@@ -348,6 +333,13 @@ export class CsvBytePath {
     this.#offset += end - start;
     return end;
   }
+}
+
+/** How a column's cells are read: from bytes for plain kinds, by their text for the rest. */
+function cellKind(column: CompleteColumn): number {
+  if (column.split !== undefined || column.vocabulary !== undefined) return TEXT;
+  if (column.kind === 'int64') return column.boolean === true ? TEXT : INT64;
+  return column.kind === 'float' ? FLOAT : BYTES;
 }
 
 /** `[+-]digits`, at most 15 characters as core's `smallInteger` reads them, or {@link AS_TEXT}. */

@@ -333,14 +333,11 @@ class FeatureEngine {
       this.#rowEncoder = new CsvRowEncoder(schema, inference.plan);
       // Files' rest goes to the byte path, once the sample (if any) is read.
       if (this.#byteParser && inference.plan.header.length > 0) {
-        const config = {
-          options: { ...this.#resolved, stream: undefined, delimiter: this.#reader.delimiter },
-          plan: inference.plan,
-          schema,
-        };
-        if (byteParsable(config)) {
+        const options = { ...this.#resolved, stream: undefined, delimiter: this.#reader.delimiter };
+        if (byteParsable(options)) {
           this.#bytePath = new CsvBytePath(
-            config,
+            options,
+            inference.plan,
             this.#rowEncoder,
             this.#chunkBytes,
             this.#policy,

@@ -77,7 +77,9 @@ export class CsvParser {
   /** Next escape character at or after a position, cached within one parse call (escape ≠ quote). */
   #nextEscape = -1;
 
-  constructor(options: CsvParserOptions, handler: CsvParserHandler) {
+  /** @param firstLine - the 1-based line of the first character it is fed (past 1: mid-file) */
+  constructor(options: CsvParserOptions, handler: CsvParserHandler, firstLine = 1) {
+    this.#line = firstLine;
     this.#options = options;
     this.#handler = handler;
     this.#delimiterCode = options.delimiter.charCodeAt(0);

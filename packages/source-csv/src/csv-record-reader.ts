@@ -154,24 +154,25 @@ export class CsvRecordReader {
   }
 
   /**
-   * A reader for text that continues a file whose header was read elsewhere (a worker's chunk): the
-   * given columns, no header row, lines counted from 1 and rows from 0 at the first byte it is fed
-   * ({@link feedChunk}), which must start a record.
+   * A reader for text that continues a file whose header was read before (a file's rest the byte
+   * path left): the given columns, no header row, positions counted from `start`, the record that
+   * the first byte it is fed ({@link feedChunk}) must begin.
    */
   static continuing(
     options: ResolvedCsvSourceOptions,
     policy: RecordErrorPolicy,
     plan: ColumnPlan,
-    file: string,
+    start: Pick<CsvRemainder, 'file' | 'line' | 'row' | 'byteOffset'>,
   ): CsvRecordReader {
     const reader = new CsvRecordReader(options, policy);
     reader.plan = plan;
-    reader.#firstHeaderFile = file;
-    reader.#file = file;
-    reader.files.push(file);
+    reader.#firstHeaderFile = start.file;
+    reader.#file = start.file;
+    reader.files.push(start.file);
     reader.#headerDone = true;
-    reader.#decoder = new Utf8ChunkDecoder(true);
-    reader.#parser = reader.#createParser(options.delimiter!);
+    reader.#fileRow = start.row;
+    reader.#decoder = new Utf8ChunkDecoder(start.byteOffset);
+    reader.#parser = reader.#createParser(options.delimiter!, start.line);
     return reader;
   }
 
@@ -180,28 +181,26 @@ export class CsvRecordReader {
    * returns the whole records they complete; a record cut off at their end waits for the next call.
    */
   feedChunk(bytes: Uint8Array, final: boolean): CsvRecord[] {
-    this.bytes += bytes.length;
     this.#feed(this.#decode(bytes), false);
     if (final) this.#feed(this.#decode(undefined), true);
     const out = this.#out;
     this.#out = [];
-    this.records += out.length;
     return out;
   }
 
-  /** Lines the parser has passed (the 1-based line it is on, less one). */
-  get linesPassed(): number {
-    return this.#parser === undefined ? 0 : this.#parser.line - 1;
+  /** The 1-based line the parser is on: where the next record starts. */
+  get line(): number {
+    return this.#parser?.line ?? 1;
   }
 
-  /** Data rows passed in the current file, bad ones included. */
-  get rowsPassed(): number {
+  /** The data-row index of the next record in the current file (bad rows count too). */
+  get row(): number {
     return this.#fileRow;
   }
 
-  /** Bytes fed but not yet parsed into whole records. */
-  get unparsedBytes(): number {
-    return utf8.encode(this.#parser?.unparsed ?? '').length + this.#decoder.pendingBytes.length;
+  /** True when every byte fed is parsed into whole records (nothing cut off waits). */
+  get atRecordStart(): boolean {
+    return (this.#parser?.unparsed ?? '') === '' && this.#decoder.pendingBytes.length === 0;
   }
 
   /** Hands the rest of the current file over when {@link detach} says so. */
@@ -335,7 +334,7 @@ export class CsvRecordReader {
     }
   }
 
-  #createParser(delimiter: string): CsvParser {
+  #createParser(delimiter: string, firstLine = 1): CsvParser {
     const { quote, escape, comment, skipEmptyLines, maxRecordLength } = this.#options;
     return new CsvParser(
       { delimiter, quote, escape, comment, skipEmptyLines, maxRecordLength },
@@ -353,6 +352,7 @@ export class CsvRecordReader {
           );
         },
       },
+      firstLine,
     );
   }
 

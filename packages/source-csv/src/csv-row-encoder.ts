@@ -14,13 +14,12 @@ export const FEATURES_STAGE = 'csvFeatures';
  * Encodes CSV records as `tf.train.Example`s by a complete schema: each cell converted by its
  * column's rules, the row written by core's `exampleEncoder`. A cell that does not fit is a
  * `CSV_VALUE` record error (file, line, CSV column, field) under the policy given to {@link encode}.
- * Used on the calling thread and in conversion workers alike.
+ * Shared by the text path and the byte path (which converts cells itself and calls {@link encodeCells}).
  */
 export class CsvRowEncoder {
   readonly #schema: CsvSchema;
   readonly #names: readonly string[];
   readonly #indexes: readonly number[];
-  readonly #converters: CellValueConverter[];
   readonly #encode: CellEncoder;
   readonly #cells: unknown[];
   /** The kept columns' complete specs, in order. */
@@ -36,8 +35,7 @@ export class CsvRowEncoder {
     const columns = completeColumns(schema, this.#names);
     // The cells are converted here by CSV's rules; core only encodes them (a missing cell is omitted).
     this.columns = columns;
-    this.#converters = columns.map((column) => compileColumnValue(column));
-    this.converters = this.#converters;
+    this.converters = columns.map((column) => compileColumnValue(column));
     this.#encode = exampleEncoder(
       Object.fromEntries(this.#names.map((name, index) => [name, { kind: columns[index]!.kind }])),
       { stage: 'csvToExamples' },
@@ -48,7 +46,7 @@ export class CsvRowEncoder {
   /** The record's Example (positioned), or undefined when `policy` skipped it. */
   encode(record: CsvRecord, policy: RecordErrorPolicy): Positioned<Example> | undefined {
     const cells = this.#cells;
-    const converters = this.#converters;
+    const converters = this.converters;
     const indexes = this.#indexes;
     const fields = record.fields;
     const count = converters.length;

@@ -25,15 +25,16 @@ export class Utf8ChunkDecoder {
   readonly #decoder: TextDecoder;
   /** Bytes of the previous chunk that may start a character completed by the next chunk. */
   #tail: Uint8Array = new Uint8Array(0);
-  /** Bytes decoded so far. */
-  #offset = 0;
+  /** Bytes decoded so far (from the start of the file). */
+  #offset: number;
 
   /**
-   * @param midFile - the input starts inside a file (a worker's chunk), so a leading U+FEFF is text,
-   *   not a BOM to remove
+   * @param startOffset - where in the file the input starts: past 0, a leading U+FEFF is text, not a
+   *   BOM to remove, and error offsets count from the file's start
    */
-  constructor(midFile = false) {
-    this.#decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: midFile });
+  constructor(startOffset = 0) {
+    this.#offset = startOffset;
+    this.#decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: startOffset > 0 });
   }
 
   /** The bytes of an unfinished character held back for the next chunk (a copy's worth: do not write). */
