@@ -60,6 +60,7 @@ export { buildExamples, exampleEncoder } from './stages/build-examples.js';
 export type {
   BuildExamplesOptions,
   CellEncoder,
+  ExampleSpecEntries,
   BuildExamplesStream,
   BuildExampleBatchesStream,
 } from './stages/build-examples.js';

@@ -549,11 +549,16 @@ export class FrameBuffers {
       this.#shared = undefined;
       return new Uint8Array(size);
     }
-    const shared = takeSharedFrameBuffers(size);
+    // A buffer of this file's that is free again first: a file that goes back and forth between
+    // large and small records would otherwise take a new one at each switch.
+    let shared = this.#free.pop();
+    if (shared === undefined) {
+      shared = takeSharedFrameBuffers(size);
+      this.#deferredBuffers++;
+    }
     this.#shared = shared;
     this.#frames = shared.frames;
     this.#frameCount = 0;
-    this.#deferredBuffers++;
     return shared.buffer;
   }
 }

@@ -76,6 +76,14 @@ async function built(values: readonly Row[], batch: number): Promise<Example[][]
   return collect(stream.pipeThrough(buildExamples.batches<Row, typeof SPEC>(SPEC)));
 }
 
+/** Shared buffers taken so far, new or from the pool. */
+const sharedTaken = (): number => sharedBufferCounts.allocated + sharedBufferCounts.reused;
+/** `count` records of 20 KB: large enough to be framed on this thread. */
+const largeRecords = (count: number): Uint8Array[] =>
+  Array.from({ length: count }, (_, index) => new Uint8Array(20_000).fill(index));
+/** `count` short records, whose CRCs the CRC thread fills in. */
+const smallRecords = (count: number): Uint8Array[] =>
+  Array.from({ length: count }, (_, index) => new TextEncoder().encode(`small ${index}`));
 describe('records framed where their encoder left room', () => {
   it('buildExamples leaves the frame room around each record', async () => {
     const [batch] = await built(rows(3), 3);
@@ -283,22 +291,38 @@ describe('records framed where their encoder left room', () => {
     expect(await crcThread.whenReady()).toBe(true);
     const directory = await tempDir();
     const path = join(directory, 'large-then-small.tfrecord');
-    const large = Array.from({ length: 60 }, (_, index) => new Uint8Array(20_000).fill(index));
-    const small = Array.from({ length: 6000 }, (_, index) => new TextEncoder().encode(`small ${index}`));
-    const taken = (): number => sharedBufferCounts.allocated + sharedBufferCounts.reused;
-    const takenBefore = taken();
+    const large = largeRecords(60);
+    const small = smallRecords(6000);
+    const takenBefore = sharedTaken();
     const framedBefore = crcThread.framed;
     const sink = tfrecordSink({ path, bufferBytes: 64 * 1024 }).getWriter();
     for (const record of large) await sink.write(record);
     // 1.2 MB through 64 KiB buffers: only the first is shared memory, taken before any record came.
-    expect(taken() - takenBefore).toBe(1);
+    expect(sharedTaken() - takenBefore).toBe(1);
     expect(crcThread.framed).toBe(framedBefore);
     for (const record of small) await sink.write(record);
     await sink.close();
     // The first buffer with small records is framed here; the ones after it go to the thread again.
-    expect(taken() - takenBefore).toBeGreaterThan(1);
+    expect(sharedTaken() - takenBefore).toBeGreaterThan(1);
     expect(crcThread.framed).toBeGreaterThan(framedBefore);
     expect(difference(await readFile(path), framedFile([...large, ...small]))).toBe('same');
+  });
+
+  it('takes no more shared buffers when a file goes back and forth between large and small records', async () => {
+    expect(await crcThread.whenReady()).toBe(true);
+    const directory = await tempDir();
+    const path = join(directory, 'back-and-forth.tfrecord');
+    const large = largeRecords(12);
+    const small = smallRecords(3000);
+    const takenBefore = sharedTaken();
+    const sink = tfrecordSink({ path, bufferBytes: 64 * 1024 }).getWriter();
+    const records: Uint8Array[] = [];
+    for (let cycle = 0; cycle < 10; cycle++) records.push(...large, ...small);
+    for (const record of records) await sink.write(record);
+    await sink.close();
+    // Each switch back to small records finds one of the file's own buffers free: at most four in all.
+    expect(sharedTaken() - takenBefore).toBeLessThanOrEqual(4);
+    expect(difference(await readFile(path), framedFile(records))).toBe('same');
   });
 
   it('never gives two files written at once the same shared buffer', async () => {

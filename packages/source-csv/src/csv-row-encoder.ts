@@ -36,8 +36,9 @@ export class CsvRowEncoder {
     // The cells are converted here by CSV's rules; core only encodes them (a missing cell is omitted).
     this.columns = columns;
     this.converters = columns.map((column) => compileColumnValue(column));
+    // Pairs, not an object: an object would list integer-like column names first, out of cell order.
     this.#encode = exampleEncoder(
-      Object.fromEntries(this.#names.map((name, index) => [name, { kind: columns[index]!.kind }])),
+      this.#names.map((name, index) => [name, { kind: columns[index]!.kind }] as const),
       { stage: 'csvToExamples' },
     );
     this.#cells = new Array<unknown>(columns.length).fill(undefined);

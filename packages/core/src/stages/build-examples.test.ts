@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { positionOf, reportOf, withPosition } from '../contract/plugin-contract.js';
 import { encodeExample } from '../codec/encode-example.js';
+import { decodeExample } from '../codec/decode-example.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Example } from '../model/example.js';
 import { collect, fromArray } from '../testing/index.js';
@@ -165,6 +166,37 @@ describe('exampleEncoder', () => {
       want.map((example) => encodeExample(example)),
     );
     expect(got.map((example) => example instanceof EncodedExample)).toEqual([true, true, true, false]);
+  });
+
+  it('takes cells in the order of [name, entry] pairs, where an object would list integer-like names first', () => {
+    const cells = ['x', 5];
+    const paired = exampleEncoder([
+      ['b', 'bytes'],
+      ['1', 'int64'],
+    ]);
+    expect(decodeExample(encodeExample(paired(cells))).features).toEqual({
+      b: { kind: 'bytes', value: [new TextEncoder().encode('x')] },
+      1: { kind: 'int64', value: [5n] },
+    });
+    // The same spec as an object wants the cells as Object.keys lists them: '1' first.
+    expect(Object.keys({ b: 'bytes', 1: 'int64' })).toEqual(['1', 'b']);
+    expect(() => exampleEncoder({ b: 'bytes', 1: 'int64' })(cells)).toThrow(/not a decimal integer/);
+    for (const bad of [
+      [
+        ['a', 'bytes'],
+        ['a', 'int64'],
+      ],
+      [['a']],
+      ['a'],
+    ]) {
+      let code: string | undefined;
+      try {
+        exampleEncoder(bad as never);
+      } catch (error) {
+        code = TfpipeError.is(error) ? error.code : 'not a TfpipeError';
+      }
+      expect(code).toBe('INVALID_OPTION');
+    }
   });
 
   it('keeps the position on both paths, and throws an unpositioned cell error', () => {

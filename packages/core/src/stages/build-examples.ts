@@ -11,7 +11,7 @@ import type { CompiledEntry } from './compile-feature.js';
 import { compileCellReader } from './cell-reader.js';
 import type { ReadFailure } from './cell-reader.js';
 import { RowEncoder } from './row-encoder.js';
-import type { CheckedSpec, ExampleSpec, MissingPolicy } from './example-spec.js';
+import type { CheckedSpec, ExampleSpec, FeatureEntry, MissingPolicy } from './example-spec.js';
 
 /** Options of {@link buildExamples}. */
 export interface BuildExamplesOptions extends RecordErrorOptions {
@@ -52,15 +52,16 @@ export interface RowPlan {
  * spec) and into a {@link RowEncoder} for the direct path.
  */
 export function compileRowPlan(
-  spec: ExampleSpec<object>,
+  spec: ExampleSpec<object> | ExampleSpecEntries,
   options: BuildExamplesOptions,
   stage: string,
 ): RowPlan {
   if (typeof spec !== 'object' || spec === null) {
     throw new TfpipeError('INVALID_OPTION', 'the spec must be an object of features', { stage, fatal: true });
   }
-  const names = Object.keys(spec);
-  const entries = names.map((name) => compileEntry(name, spec[name], options.missing ?? 'omit', stage));
+  const pairs = specEntries(spec, stage);
+  const names = pairs.map(([name]) => name);
+  const entries = pairs.map(([name, entry]) => compileEntry(name, entry, options.missing ?? 'omit', stage));
   const fallbacks = entries.map((entry) =>
     entry.missing === 'default' ? compileDefault(entry, entry.coerce) : undefined,
   );
@@ -112,6 +113,31 @@ export function compileExampleSpec(
 }
 
 /**
+ * A spec as `[name, entry]` pairs, for {@link exampleEncoder} callers whose cells come in an order of
+ * their own (a file's columns): an object's keys come integer-like names first (`{ b, 1 }` lists `1`
+ * first), pairs keep the order given.
+ */
+export type ExampleSpecEntries = readonly (readonly [name: string, entry: FeatureEntry<object>])[];
+
+/** The spec's features in cell order; duplicate names in pairs are an `INVALID_OPTION`. */
+function specEntries(spec: ExampleSpec<object> | ExampleSpecEntries, stage: string): ExampleSpecEntries {
+  if (!Array.isArray(spec))
+    return Object.keys(spec).map((name) => [name, (spec as ExampleSpec<object>)[name]!]);
+  const seen = new Set<string>();
+  for (const pair of spec as ExampleSpecEntries) {
+    if (!Array.isArray(pair) || typeof pair[0] !== 'string' || seen.has(pair[0])) {
+      throw new TfpipeError('INVALID_OPTION', 'spec pairs must be [name, entry] with distinct names', {
+        stage,
+        fatal: true,
+        ...(Array.isArray(pair) && typeof pair[0] === 'string' ? { position: { field: pair[0] } } : {}),
+      });
+    }
+    seen.add(pair[0]);
+  }
+  return spec as ExampleSpecEntries;
+}
+
+/**
  * Encodes one row given as its cells, in the spec's feature order (see {@link exampleEncoder}); the
  * Example carries `position` (read with `positionOf`) when it is given.
  */
@@ -120,7 +146,8 @@ export type CellEncoder = (cells: readonly unknown[], position?: Position) => Ex
 /**
  * For sources that convert their values themselves: compiles a spec into a function that encodes one
  * row given as its cells, one per feature in the spec's key order, instead of reading fields from a
- * row object. Cells follow `buildExamples`' rules (a missing cell is `undefined`; numbers, bigints,
+ * row object. JavaScript lists integer-like keys first (`{ b: 'bytes', 1: 'bytes' }` takes the cells
+ * of `1`, then `b`); pass {@link ExampleSpecEntries} pairs to fix the order yourself. Cells follow `buildExamples`' rules (a missing cell is `undefined`; numbers, bigints,
  * strings, `Uint8Array`s, arrays of them, or ready `Feature`s). A row of common cells is written
  * straight to wire bytes and returned as an `EncodedExample` (what `buildExamples` emits, and what
  * `tfrecordSink` frames without re-encoding); any other row is returned as an Example of Features
@@ -135,7 +162,7 @@ export type CellEncoder = (cells: readonly unknown[], position?: Position) => Ex
  * ```
  */
 export function exampleEncoder(
-  spec: ExampleSpec<object>,
+  spec: ExampleSpec<object> | ExampleSpecEntries,
   options: Pick<BuildExamplesOptions, 'missing'> & { readonly stage?: string } = {},
 ): CellEncoder {
   const plan = compileRowPlan(spec, options, options.stage ?? 'exampleEncoder');

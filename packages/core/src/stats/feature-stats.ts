@@ -3,6 +3,7 @@ import { isSequenceExample } from '../model/example.js';
 import type { FeatureKind } from '../model/feature.js';
 import { EncodedExample, ENCODED } from '../codec/encoded-example.js';
 import { ProtoReader } from '../codec/proto-reader.js';
+import { compareBytes } from '../codec/feature-keys.js';
 
 /** What was seen of one feature across a dataset. */
 export interface FeatureStat {
@@ -209,7 +210,7 @@ class ExampleScanner {
         hit = cached![index] === bytes[keyStart + index];
       if (!hit || !previousHit) {
         const key = bytes.subarray(keyStart, keyEnd);
-        if (previous !== undefined && compare(previous, key) >= 0) return -1;
+        if (previous !== undefined && compareBytes(previous, key) >= 0) return -1;
         if (!hit && !this.#remember(count, key)) return -1;
       }
       previous = this.#keyBytes[count];
@@ -255,9 +256,16 @@ class ExampleScanner {
     const packedEnd = this.#length(end);
     if (packedEnd !== end) return -1;
     if (field === 2) return (end - this.#reader.position) % 4 === 0 ? (end - this.#reader.position) / 4 : -1;
+    // Each value ends at a byte under 0x80; more than 9 bytes before it is a varint the decoder refuses.
     let count = 0;
-    for (let index = this.#reader.position; index < end; index++) if (bytes[index]! < 0x80) count++;
-    return bytes[end - 1]! < 0x80 ? count : -1;
+    let run = 0;
+    for (let index = this.#reader.position; index < end; index++) {
+      if (bytes[index]! < 0x80) {
+        count++;
+        run = 0;
+      } else if (++run > 9) return -1;
+    }
+    return run === 0 ? count : -1;
   }
 
   /** Decodes and keeps the key at entry `index` with its stat; false for a key that is not UTF-8. */
@@ -268,6 +276,11 @@ class ExampleScanner {
     } catch {
       return false;
     }
+    // The keys after it came from an earlier record: dropped, so that the remembered keys stay in
+    // strictly increasing order and a run of hits (whose order is not checked again) stays in order.
+    this.#keyBytes.length = index;
+    this.#keyNames.length = index;
+    this.#keyStats.length = index;
     this.#keyBytes[index] = key.slice();
     this.#keyNames[index] = name;
     this.#keyStats[index] = undefined;
@@ -283,10 +296,4 @@ class ExampleScanner {
   #length(limit: number): number {
     return this.#reader.lengthDelimited(limit);
   }
-}
-
-function compare(a: Uint8Array, b: Uint8Array): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return a[index]! - b[index]!;
-  return a.length - b.length;
 }
