@@ -42,6 +42,19 @@ export type {
   Reporter,
 } from './contract/plugin-contract.js';
 export { RecordErrorPolicy, MAX_KEPT_ERRORS } from './contract/record-error-policy.js';
+export {
+  RELEASE,
+  LENDS,
+  PASSES_RELEASE,
+  RELEASES,
+  withRelease,
+  releaseRecord,
+  passRelease,
+  markLending,
+  lendingSwitch,
+  lendIfSafe,
+} from './contract/lending.js';
+export type { Releasable } from './contract/lending.js';
 
 // Dataset statistics and reader specs
 export { FeatureStatsCollector } from './stats/feature-stats.js';

@@ -8,7 +8,9 @@ import type { ShardOutput } from './shard-output.js';
 import {
   JOB_DONE,
   JOB_GIVEN,
+  releasePlainBuffers,
   releaseSharedFrameBuffers,
+  takePlainBuffer,
   takeSharedFrameBuffers,
   type SharedFrameBuffers,
 } from './shared-buffers.js';
@@ -138,6 +140,11 @@ export class FrameBuffers {
     this.#free = [];
     this.#shared = undefined;
     releaseSharedFrameBuffers(idle);
+    // The plain ones too: the spare's write was waited for, and the current one is empty.
+    const plain = this.#spare === undefined ? [] : [this.#spare];
+    if (!this.#deferred && this.#used === 0) plain.push(this.#buffer);
+    this.#spare = undefined;
+    releasePlainBuffers(plain);
   }
 
   /** Waits for the writes under way, ignoring their errors (after a failure, before discarding). */
@@ -547,7 +554,7 @@ export class FrameBuffers {
     this.#deferred = this.#threadWanted();
     if (!this.#deferred) {
       this.#shared = undefined;
-      return new Uint8Array(size);
+      return takePlainBuffer(size);
     }
     // A buffer of this file's that is free again first: a file that goes back and forth between
     // large and small records would otherwise take a new one at each switch.

@@ -6,6 +6,7 @@ import {
   FeatureStatsCollector,
   TfpipeError,
   isSequenceExample,
+  releaseRecord,
   type Example,
   type PayloadType,
   type SequenceExample,
@@ -119,7 +120,7 @@ export class ShardedWriter {
       value = this.#check(record);
       length = record instanceof Uint8Array ? record.length : this.#codec.encodedLength(record);
     } catch (error) {
-      return this.#recordError(error, recordIndex);
+      return this.#recordError(error, recordIndex, record);
     }
     if (length < DIRECT_PAYLOAD_BYTES) {
       const shard = this.#readyShard(length + FRAME_OVERHEAD);
@@ -133,10 +134,11 @@ export class ShardedWriter {
                 : shard.tryAppendValue(length, record, this.#encode);
           if (appended) {
             this.#accepted(value);
+            releaseRecord(record);
             return undefined;
           }
         } catch (error) {
-          return this.#recordError(error, recordIndex);
+          return this.#recordError(error, recordIndex, record);
         }
       }
     }
@@ -181,10 +183,11 @@ export class ShardedWriter {
           await shard.append(length, (target, offset) => this.#writePayload(record, target, offset));
         }
       } catch (error) {
-        if (TfpipeError.is(error) && !error.fatal) return await this.#recordError(error, recordIndex);
+        if (TfpipeError.is(error) && !error.fatal) return await this.#recordError(error, recordIndex, record);
         throw writeError(error, shard.settings.temporaryPath, STAGE, 'writing a shard');
       }
       this.#accepted(value);
+      releaseRecord(record);
     } catch (error) {
       await this.abort();
       throw error;
@@ -197,10 +200,14 @@ export class ShardedWriter {
       : this.#codec.encodeInto(record, target, offset);
   }
 
-  /** A bad record: dropped under `onError: 'skip'`; otherwise the temporaries go and the error stands. */
-  #recordError(error: unknown, recordIndex: number): Promise<void> | undefined {
+  /**
+   * A bad record: dropped under `onError: 'skip'` (and released, see core's `releaseRecord`);
+   * otherwise the temporaries go and the error stands.
+   */
+  #recordError(error: unknown, recordIndex: number, record: SinkInput): Promise<void> | undefined {
     try {
       this.#policy.handle(TfpipeError.is(error) ? error.withPosition({ recordIndex }) : error);
+      releaseRecord(record);
       return undefined;
     } catch (fatal) {
       return this.abort().then(() => {

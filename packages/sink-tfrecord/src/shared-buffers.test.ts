@@ -1,12 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CRC_TABLES } from './crc32c.js';
+import { join } from 'node:path';
+import { randomPayloads, tempDir, writeAll } from './__fixtures__/helpers.js';
 import {
   dropSharedFrameBuffers,
+  plainBufferCounts,
   pooledSharedFrameBuffers,
+  releasePlainBuffers,
   releaseSharedFrameBuffers,
   sharedBufferCounts,
+  takePlainBuffer,
   takeSharedFrameBuffers,
 } from './shared-buffers.js';
+import { tfrecordSink } from './tfrecord-sink.js';
 
 // Sizes no other test file uses; each test file runs in its own module instance anyway.
 const SIZE = 96 * 1024;
@@ -77,5 +83,32 @@ describe('shared frame buffers', () => {
     expect(pooledSharedFrameBuffers(SIZE)).toBe(1);
     vi.advanceTimersByTime(2100);
     expect(pooledSharedFrameBuffers(SIZE)).toBe(0);
+  });
+});
+
+describe('plain write buffers', () => {
+  it('hands out given-back buffers again, from their own pool, not the shared one', () => {
+    const first = takePlainBuffer(SIZE);
+    const shared = takeSharedFrameBuffers(SIZE);
+    releasePlainBuffers([first, first]);
+    releaseSharedFrameBuffers([shared]);
+    const { allocated } = plainBufferCounts;
+    const again = [takePlainBuffer(SIZE), takePlainBuffer(SIZE)];
+    expect(again[0]).toBe(first);
+    expect(again[1]).not.toBe(first);
+    expect(again[1]!.buffer).toBeInstanceOf(ArrayBuffer);
+    expect(plainBufferCounts.allocated).toBe(allocated + 1);
+    expect(takeSharedFrameBuffers(SIZE)).toBe(shared);
+  });
+
+  it('are reused by the next file: a second file of large records allocates none', async () => {
+    const directory = await tempDir();
+    // Records of 10-30 KB are framed on this thread, in plain buffers.
+    const records = randomPayloads(40, 30_000, 5).map((payload) => new Uint8Array(10_000 + payload.length));
+    await writeAll(tfrecordSink({ path: join(directory, 'a.tfrecord'), bufferBytes: SIZE }), records);
+    const { allocated, reused } = plainBufferCounts;
+    await writeAll(tfrecordSink({ path: join(directory, 'b.tfrecord'), bufferBytes: SIZE }), records);
+    expect(plainBufferCounts.allocated).toBe(allocated);
+    expect(plainBufferCounts.reused).toBeGreaterThan(reused);
   });
 });

@@ -1,4 +1,4 @@
-import { attachReport, type Reporter } from '@tfpipe/core';
+import { attachReport, markLending, RELEASES, type Reporter } from '@tfpipe/core';
 import { openShardedWriter, type SinkChunk } from './tfrecord-writer.js';
 import type { TfrecordSinkOptions } from './sink-options.js';
 
@@ -12,7 +12,8 @@ import type { TfrecordSinkOptions } from './sink-options.js';
  * written under a temporary name (`.NAME.tfpipe-tmp-<pid>-<random>`), synced, and renamed only when
  * the stream closes; aborting the stream, or any error, deletes the temporaries. The report
  * (`reportOf`) gives records, bytes, shards and the shard being written. `createTfrecordWriter` is
- * the same writer without the stream.
+ * the same writer without the stream. A record carrying core's `RELEASE` hook (a lent buffer, see
+ * `lendIfSafe`) is released once its bytes are copied or written, or once it is skipped.
  *
  * @throws TfpipeError `INVALID_OPTION` at once for bad options; the stream errors with `OUTPUT_EXISTS`,
  * `OUTPUT_UNWRITABLE`, `DISK_FULL`, `IO` (fatal) or a record error (`FEATURE_TYPE`, `PROTO_DECODE`, codec
@@ -33,5 +34,9 @@ export function tfrecordSink(options: TfrecordSinkOptions): WritableStream<SinkC
     close: () => writer.close(),
     abort: () => writer.abort(),
   });
-  return attachReport(stream, () => writer.report());
+  // Records' bytes are copied (or written) by the time a write settles: lent buffers may be released.
+  return markLending(
+    attachReport(stream, () => writer.report()),
+    RELEASES,
+  );
 }

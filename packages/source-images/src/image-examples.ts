@@ -1,4 +1,15 @@
-import { bytes, example, float, int64, positionOf, TfpipeError, withPosition } from '@tfpipe/core';
+import {
+  bytes,
+  example,
+  float,
+  int64,
+  markLending,
+  passRelease,
+  PASSES_RELEASE,
+  positionOf,
+  TfpipeError,
+  withPosition,
+} from '@tfpipe/core';
 import type { Example, Feature } from '@tfpipe/core';
 import { DEFAULT_IMAGE_KEYS, IMAGE_KEY_KINDS, resolveImageKeys, type ImageKeyRole } from './image-keys.js';
 import type { ImageRecord } from './image-record.js';
@@ -36,7 +47,8 @@ export function imageExampleSpec(
  * @throws TfpipeError `FEATURE_TYPE` (with the record's position) for a value of another type
  */
 export function imageExamples(): TransformStream<ImageRecord, Example> {
-  return new TransformStream<ImageRecord, Example>({
+  // An Example takes the release hook of the record it is made from (lent kept bytes, see imageSource).
+  const stream = new TransformStream<ImageRecord, Example>({
     transform(record, controller) {
       const features: Record<string, Feature> = {};
       for (const [name, value] of Object.entries(record)) {
@@ -50,10 +62,11 @@ export function imageExamples(): TransformStream<ImageRecord, Example> {
         if (feature !== undefined) features[name] = feature;
       }
       const position = positionOf(record);
-      const built = example(features);
+      const built = passRelease(record, example(features));
       controller.enqueue(position === undefined ? built : withPosition(built, position));
     },
   });
+  return markLending(stream, PASSES_RELEASE);
 }
 
 function isFeature(value: unknown): value is Feature {

@@ -1,4 +1,11 @@
-import { attachReport, RecordErrorPolicy, TfpipeError, withPosition } from '@tfpipe/core';
+import {
+  attachReport,
+  lendingSwitch,
+  RecordErrorPolicy,
+  TfpipeError,
+  withPosition,
+  withRelease,
+} from '@tfpipe/core';
 import type { Position, Reporter, StageReport } from '@tfpipe/core';
 import { readClassFolders } from './inputs/class-folder.js';
 import { readCoco } from './inputs/coco.js';
@@ -38,6 +45,11 @@ export interface ImageSourceDetails {
  * The stream reports `{ stage: 'imageSource', records, skipped, skippedErrors, bytes, details }`,
  * `details` being {@link ImageSourceDetails} (with the label map).
  *
+ * Run by core's `pipeline()`/`run()` with stages and a sink that release records (`imageExamples`,
+ * `tfrecordSink`), kept images' memory is lent: once the sink has copied a record, its
+ * `image/encoded` goes back to the reader thread for a later file (and reads as empty). Read any
+ * other way, records are yours to keep.
+ *
  * @throws TfpipeError `INVALID_OPTION` at once for bad options
  */
 export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRecord> & Reporter {
@@ -56,6 +68,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   let droppedObjects = 0;
   /** Cancelled by the consumer, or failed: no more images start. */
   let stopped = false;
+  /** Set by a run whose stages and sink release records (core's `lendIfSafe`): kept bytes are lent. */
+  let lending = false;
 
   const positionOf = (task: ImageTask, recordIndex: number): Position => ({
     file: task.path,
@@ -106,6 +120,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
               buildImageRecord(task, image, resolved.keys),
               positionOf(task, recordIndex),
             );
+            // Lent: the sink hands the kept bytes back to the reader thread once it has copied them.
+            if (lending && image.giveBack !== undefined) withRelease(row, image.giveBack);
             records++;
             controller.enqueue(row);
             return;
@@ -145,7 +161,9 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       details: details as unknown as Record<string, unknown>,
     };
   };
-  return attachReport(stream, report);
+  return lendingSwitch(attachReport(stream, report), () => {
+    lending = true;
+  });
 }
 
 function readInput(options: ResolvedImageOptions): Promise<ImageInput> {

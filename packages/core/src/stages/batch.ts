@@ -1,3 +1,4 @@
+import { markLending, PASSES_RELEASE } from '../contract/lending.js';
 import { attachReport } from '../contract/plugin-contract.js';
 import type { Reporter } from '../contract/plugin-contract.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
@@ -39,7 +40,11 @@ export function batch<T>(size: number): TransformStream<T, T[]> & Reporter {
       pending = [];
     },
   });
-  return attachReport(stream, () => ({ stage: 'batch', records }));
+  // It keeps no record it has passed on: lent buffers may go through it.
+  return markLending(
+    attachReport(stream, () => ({ stage: 'batch', records })),
+    PASSES_RELEASE,
+  );
 }
 
 /**
@@ -59,7 +64,10 @@ export function unbatch<T>(): TransformStream<T | Batch<T>, T> & Reporter {
       records += (chunk as Batch<T>).length;
     },
   });
-  return attachReport(stream, () => ({ stage: 'unbatch', records }));
+  return markLending(
+    attachReport(stream, () => ({ stage: 'unbatch', records })),
+    PASSES_RELEASE,
+  );
 }
 
 /** Records in a chunk: an array's length (a batch), else 1. */

@@ -1,3 +1,4 @@
+import { lendIfSafe } from '../contract/lending.js';
 import { reportOf } from '../contract/plugin-contract.js';
 import type { StageReport } from '../contract/plugin-contract.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
@@ -10,6 +11,7 @@ const STAGE = 'run';
  * Runs source → stages → sink with one `pipeTo` per link, so that an error anywhere cancels the
  * source and aborts the sink, and waits for every link to settle (files released) before it settles.
  * It rejects with the TfpipeError a stage raised, never with the streams machinery's own errors.
+ * Buffer lending (see `lendIfSafe`) is switched on first when every part allows it.
  */
 export async function runStreams(
   source: ReadableStream<unknown>,
@@ -19,6 +21,8 @@ export async function runStreams(
 ): Promise<RunSummary> {
   const { signal, onProgress, progressIntervalMs = 500 } = options;
   checkOptions(options, progressIntervalMs);
+  // Before the first read: a source that lends its records' buffers may do so only from the start.
+  lendIfSafe(source, stages, sink);
   const started = performance.now();
   const internal = new AbortController();
   const onAbort = (): void =>

@@ -25,6 +25,12 @@ export interface ProcessedImage {
   readonly bytesRead: number;
   /** Objects dropped under `invalidBoxes: 'drop'`. */
   readonly droppedObjects: number;
+  /**
+   * Kept bytes only: hands `encoded`'s memory back to the reader thread (see `ImageFile.giveBack`),
+   * for whoever is sure that nothing reads it afterwards. Absent when sharp has seen the bytes: its
+   * cache may still hold them.
+   */
+  readonly giveBack?: () => void;
 }
 
 /**
@@ -55,6 +61,25 @@ export async function processImage(
       reason: (error as Error).message,
     });
   }
+  const seen = { bySharp: false };
+  try {
+    return await loaded(task, options, position, file, seen);
+  } catch (error) {
+    // A failed image's bytes go nowhere else, unless sharp has seen them (see ProcessedImage.giveBack).
+    if (!seen.bySharp) file.giveBack?.();
+    throw error;
+  }
+}
+
+/** {@link processImage} once the file is read; `seen.bySharp` is set before sharp gets the bytes. */
+async function loaded(
+  task: ImageTask,
+  options: ResolvedImageOptions,
+  position: Position,
+  file: ImageFile,
+  seen: { bySharp: boolean },
+): Promise<ProcessedImage> {
+  const hash = options.keys.sha256 !== false;
   const fail = (
     code: 'IMAGE_DECODE' | 'IMAGE_UNSUPPORTED' | 'IMAGE_TOO_LARGE',
     detail: string,
@@ -85,7 +110,11 @@ export async function processImage(
       'JPEG, PNG, WebP and GIF are read',
     );
   }
-  const header = readImageHeader(sniffed, data) ?? (await sharpHeader(data, fail, sniffed));
+  let header = readImageHeader(sniffed, data);
+  if (header === undefined) {
+    seen.bySharp = true;
+    header = await sharpHeader(data, fail, sniffed);
+  }
   const stored = { width: header.width, height: header.height };
   if (stored.width * stored.height > options.maxPixels) {
     throw fail(
@@ -100,6 +129,7 @@ export async function processImage(
     const truncated = truncationReason(sniffed, data);
     if (truncated !== undefined) throw fail('IMAGE_DECODE', `corrupt ${sniffed} image`, truncated);
     if (options.verify === 'decode') {
+      seen.bySharp = true;
       const sharp = await loadSharp();
       await run(sharp(data, { limitInputPixels: options.maxPixels }).raw().toBuffer(), fail, sniffed);
     }
@@ -110,8 +140,10 @@ export async function processImage(
       channels: header.channels,
       sha256: file.sha256,
       bytesRead: data.length,
+      ...(seen.bySharp || file.giveBack === undefined ? {} : { giveBack: file.giveBack }),
     };
   } else {
+    seen.bySharp = true;
     const sharp = await loadSharp();
     const output = await run(
       pipeline(sharp(data, { limitInputPixels: options.maxPixels }), options, sniffed).toBuffer({

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
@@ -40,10 +41,56 @@ describe('readImageFile (reader threads)', () => {
     expect(abc.sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 
-  it('hands over a small file as its own bytes, not a view of a shared buffer', async () => {
-    const file = await put(dir, 'small.bin', 'tiny');
-    const { data } = await readImageFile(file, false);
-    expect([data.byteOffset, data.byteLength, data.buffer.byteLength]).toEqual([0, 4, 4]);
+  it('reads later files into buffers given back, larger and smaller ones in turn, byte for byte', async () => {
+    const made = await files();
+    // Largest first, then smallest, and so on: each file lands in a buffer an earlier one filled.
+    const sizes = new Map(
+      await Promise.all(made.map(async (file) => [file, (await stat(file)).size] as const)),
+    );
+    const bySize = [...made].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+    const order = bySize.flatMap((_, index) => [bySize[index]!, bySize[bySize.length - 1 - index]!]);
+    let reused = 0;
+    let previous: { readonly data: Uint8Array; readonly giveBack?: () => void } | undefined;
+    for (const file of order) {
+      const expected = await readFile(file);
+      const read = await readImageFile(file, true);
+      // The buffer given back went to the reader with this request: detached here.
+      if (previous !== undefined) expect(previous.data.byteLength).toBe(0);
+      if (read.data.buffer.byteLength !== Math.max(65_536, Math.ceil(expected.length / 65_536) * 65_536))
+        reused++;
+      expect([read.data.byteOffset, read.data.byteLength]).toEqual([0, expected.length]);
+      expect(Buffer.from(read.data).equals(expected)).toBe(true);
+      expect(read.sha256).toBe(sha256(expected));
+      read.giveBack!();
+      previous = read;
+    }
+    // The 300,001-byte file's buffer (327,680 bytes) served the smaller ones read after it.
+    expect(reused).toBeGreaterThan(0);
+  });
+
+  it('sends a buffer given back twice only once', async () => {
+    const file = await put(dir, 'a.bin', 'abc');
+    const first = await readImageFile(file, false);
+    first.giveBack!();
+    first.giveBack!();
+    // A second transfer of the same buffer would make the next request throw (DataCloneError).
+    const second = await readImageFile(file, false);
+    expect(Buffer.from(second.data).toString()).toBe('abc');
+    expect(first.data.byteLength).toBe(0);
+  });
+
+  it('reads a file whose size the file system does not know to its end (a FIFO of 200 KB)', async () => {
+    const fifo = path.join(dir, 'pipe');
+    try {
+      execFileSync('mkfifo', [fifo]);
+    } catch {
+      return; // no mkfifo here
+    }
+    const bytes = Buffer.alloc(200_000);
+    for (let index = 0; index < bytes.length; index++) bytes[index] = (index * 7) & 0xff;
+    const [read] = await Promise.all([readImageFile(fifo, true), writeFile(fifo, bytes)]);
+    expect(Buffer.from(read.data).equals(bytes)).toBe(true);
+    expect(read.sha256).toBe(sha256(bytes));
   });
 
   it('leaves the hash out unless asked for', async () => {

@@ -8,31 +8,96 @@ export interface ImageFile {
   readonly data: Uint8Array;
   /** Lowercase hex SHA-256 of `data`; `undefined` unless asked for. */
   readonly sha256: string | undefined;
+  /**
+   * Hands `data`'s memory back to the reader thread that read it, for a later file: `data` (and
+   * every view of its buffer) becomes empty here. Only for a caller sure that nothing reads `data`
+   * afterwards; once is enough, more calls do nothing. Absent when the file was read on this thread.
+   */
+  readonly giveBack?: () => void;
 }
 
 /** Reader threads at most: 4 read and hash far faster than any disk serves 100 KB images. */
 const MAX_READERS = Math.max(1, Math.min(4, availableParallelism()));
+
+/** Buffers a reader thread keeps for later files, at most. */
+const FREE_MAX = 16;
+
+/** Bytes of buffers a reader thread keeps for later files, at most. */
+const FREE_BYTES = 32 * 1024 * 1024;
 
 /** How long a reader thread with nothing to do stays alive, milliseconds. */
 const IDLE_EXIT_MS = 5000;
 
 // The reader thread, as source code: a string works the same from the built package, from the
 // TypeScript sources under vitest and from a bundle, where a separate worker file would need a path.
-// A Buffer small enough to sit in Node's shared allocation pool is copied first, so that transferring
-// it moves only its own bytes.
+//
+// A file is read into a buffer the thread keeps from earlier files when one is large enough (the
+// smallest such), else into a new one of the size rounded up to 64 KiB. The buffer is transferred to
+// the main thread, and comes back with a later request once its record is written (giveBack): V8
+// counts every new ArrayBuffer as off-heap allocation, and a fresh one per image made the main
+// thread collect its whole heap every few hundred images. A thread keeps at most FREE_MAX buffers
+// and FREE_BYTES bytes; what comes back beyond that is left to the collector.
 const READER_SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
+const { openSync, fstatSync, readSync, closeSync } = require('node:fs');
 const { createHash } = require('node:crypto');
-parentPort.on('message', ({ id, path, hash }) => {
+const STEP = 65536;
+const FREE_MAX = ${FREE_MAX};
+const FREE_BYTES = ${FREE_BYTES};
+const free = [];
+let freeBytes = 0;
+function keep(buffer) {
+  if (buffer.byteLength === 0 || free.length >= FREE_MAX || freeBytes + buffer.byteLength > FREE_BYTES) return;
+  free.push(buffer);
+  freeBytes += buffer.byteLength;
+}
+function take(size) {
+  let best = -1;
+  for (let index = 0; index < free.length; index++) {
+    const length = free[index].byteLength;
+    if (length >= size && (best === -1 || length < free[best].byteLength)) best = index;
+  }
+  if (best === -1) return new ArrayBuffer(Math.max(STEP, Math.ceil(size / STEP) * STEP));
+  const buffer = free[best];
+  free[best] = free[free.length - 1];
+  free.pop();
+  freeBytes -= buffer.byteLength;
+  return buffer;
+}
+// The whole file, as fs.readFileSync reads it: up to the size fstat gives, or to the end where that
+// is 0 (files of /proc and the like).
+function readWhole(path) {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    let buffer = take(size);
+    let length = 0;
+    for (;;) {
+      if (size > 0 && length === size) break;
+      if (length === buffer.byteLength) {
+        const bigger = take(2 * length);
+        new Uint8Array(bigger).set(new Uint8Array(buffer));
+        keep(buffer);
+        buffer = bigger;
+      }
+      const read = readSync(fd, new Uint8Array(buffer, length), 0, buffer.byteLength - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    return new Uint8Array(buffer, 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+parentPort.on('message', ({ id, path, hash, back }) => {
+  if (back !== undefined) for (const buffer of back) keep(buffer);
   let data;
   try {
-    data = readFileSync(path);
+    data = readWhole(path);
   } catch (error) {
     parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
     return;
   }
-  if (data.byteOffset !== 0 || data.byteLength !== data.buffer.byteLength) data = new Uint8Array(data);
   const sha256 = hash ? createHash('sha256').update(data).digest('hex') : undefined;
   parentPort.postMessage({ id, data, sha256 }, [data.buffer]);
 });
@@ -91,6 +156,13 @@ let threadsUnavailable = false;
 class ReaderPool {
   readonly #readers: ReaderThread[] = [];
   #nextId = 0;
+  /** Buffers given back since the last request; they go to a thread with the next one. */
+  #returned: ArrayBuffer[] = [];
+
+  /** Queues a buffer to go back to a reader thread with the next request (no message of its own). */
+  giveBack(buffer: ArrayBuffer): void {
+    if (buffer.byteLength > 0) this.#returned.push(buffer);
+  }
 
   /** @throws when a thread cannot be started */
   read(file: string, hash: boolean): Promise<ImageFile> {
@@ -105,7 +177,9 @@ class ReaderPool {
       this.#readers.push(reader);
       chosen = reader;
     }
-    return chosen.read(this.#nextId++, file, hash);
+    const returned = this.#returned;
+    if (returned.length > 0) this.#returned = [];
+    return chosen.read(this.#nextId++, file, hash, returned.length > 0 ? returned : undefined, this);
   }
 
   async stop(): Promise<void> {
@@ -123,6 +197,7 @@ interface Reply {
 interface Waiting {
   readonly resolve: (file: ImageFile) => void;
   readonly reject: (error: unknown) => void;
+  readonly pool: ReaderPool;
 }
 
 /** One reader thread and the requests it has not answered yet. */
@@ -149,12 +224,20 @@ class ReaderThread {
     return this.#waiting.size;
   }
 
-  read(id: number, file: string, hash: boolean): Promise<ImageFile> {
+  /** Asks for one file; `back` goes with the request, and the file's buffer goes back to `pool`. */
+  read(
+    id: number,
+    file: string,
+    hash: boolean,
+    back: ArrayBuffer[] | undefined,
+    pool: ReaderPool,
+  ): Promise<ImageFile> {
     return new Promise<ImageFile>((resolve, reject) => {
       // While busy it keeps the process alive: someone awaits its answer.
       if (this.#waiting.size === 0) this.#worker.ref();
-      this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ id, path: file, hash });
+      this.#waiting.set(id, { resolve, reject, pool });
+      if (back === undefined) this.#worker.postMessage({ id, path: file, hash });
+      else this.#worker.postMessage({ id, path: file, hash, back }, back);
     });
   }
 
@@ -169,7 +252,15 @@ class ReaderThread {
     this.#waiting.delete(reply.id);
     if (this.#waiting.size === 0) this.#idle();
     if (reply.error === undefined) {
-      waiting.resolve({ data: reply.data!, sha256: reply.sha256 });
+      const data = reply.data!;
+      const { pool } = waiting;
+      let given = false;
+      const giveBack = (): void => {
+        if (given) return;
+        given = true;
+        pool.giveBack(data.buffer as ArrayBuffer);
+      };
+      waiting.resolve({ data, sha256: reply.sha256, giveBack });
       return;
     }
     const error = new Error(reply.error.message) as NodeJS.ErrnoException;

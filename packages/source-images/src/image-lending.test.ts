@@ -1,0 +1,98 @@
+// Kept images' memory lent to the sink and taken back (core's lendIfSafe), end to end.
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { markLending, pipeline, PASSES_RELEASE, RELEASE, type Example } from '@tfpipe/core';
+import { readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eachTemporaryDirectory, photo, put, value, values } from './__fixtures__/make-images.js';
+import { imageExamples } from './image-examples.js';
+import { imageSource } from './image-source.js';
+import { stopImageReaders } from './processing/read-image-file.js';
+
+let dir: string;
+eachTemporaryDirectory((made) => (dir = made));
+afterEach(() => stopImageReaders());
+
+/** A class-folder tree of JPEGs of different sizes (so that later ones land in earlier ones' buffers). */
+async function tree(): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  for (let index = 0; index < 24; index++) {
+    const name = `${['cat', 'dog'][index % 2]}/${String(index).padStart(2, '0')}.jpg`;
+    const data = await photo(64 + ((index * 37) % 300), 48 + ((index * 53) % 200), index);
+    await put(dir, `images/${name}`, data);
+    files.set(path.basename(name), data);
+  }
+  return files;
+}
+
+/** A stage that passes records on but keeps them, to look at afterwards; `marked` claims it keeps none. */
+function keeping(marked: boolean): { stage: TransformStream<Example, Example>; kept: Example[] } {
+  const kept: Example[] = [];
+  const stage = new TransformStream<Example, Example>({
+    transform(record, controller) {
+      kept.push(record);
+      controller.enqueue(record);
+    },
+  });
+  return { stage: marked ? markLending(stage, PASSES_RELEASE) : stage, kept };
+}
+
+const encoded = (record: Example): Uint8Array =>
+  values(record.features['image/encoded'], true)[0] as Uint8Array;
+
+describe('imageSource lends kept images to a sink that releases them', () => {
+  it('writes the same file as a run that does not lend, with every image byte for byte', async () => {
+    const files = await tree();
+    const folder = path.join(dir, 'images');
+    const lentPath = path.join(dir, 'lent.tfrecord');
+    const spy = keeping(true);
+    await pipeline(
+      imageSource({ folder, concurrency: 3 }),
+      imageExamples(),
+      spy.stage,
+      tfrecordSink({ path: lentPath }),
+    ).run();
+    // Lent: every record carries its release. Once written, its bytes go back to a reader thread with
+    // the next request (the view reads empty then): all but the last few, which no request followed.
+    expect(spy.kept).toHaveLength(files.size);
+    expect(spy.kept.every((record) => RELEASE in record)).toBe(true);
+    const detached = spy.kept.filter((record) => encoded(record).byteLength === 0).length;
+    expect(detached).toBeGreaterThanOrEqual(files.size / 2);
+
+    const plainPath = path.join(dir, 'plain.tfrecord');
+    const own = keeping(false);
+    await pipeline(
+      imageSource({ folder, concurrency: 3 }),
+      imageExamples(),
+      own.stage,
+      tfrecordSink({ path: plainPath }),
+    ).run();
+    // A stage of yours in the run: nothing is lent, the records keep their bytes.
+    for (const record of own.kept) {
+      const name = path.basename(value(record.features['image/filename']) as string);
+      expect(Buffer.from(encoded(record)).equals(files.get(name)!)).toBe(true);
+    }
+
+    expect((await readFile(lentPath)).equals(await readFile(plainPath))).toBe(true);
+    let count = 0;
+    for await (const record of readExamples(lentPath)) {
+      const name = path.basename(value(record.features['image/filename']) as string);
+      expect(Buffer.from(encoded(record)).equals(files.get(name)!)).toBe(true);
+      count++;
+    }
+    expect(count).toBe(files.size);
+  });
+
+  it('lends nothing sharp has seen: decoded, resized images keep their bytes', async () => {
+    await tree();
+    const spy = keeping(true);
+    await pipeline(
+      imageSource({ folder: path.join(dir, 'images'), resize: { width: 32, height: 32 }, format: 'png' }),
+      imageExamples(),
+      spy.stage,
+      tfrecordSink({ path: path.join(dir, 'resized.tfrecord') }),
+    ).run();
+    expect(spy.kept.length).toBeGreaterThan(0);
+    for (const record of spy.kept) expect(encoded(record).byteLength).toBeGreaterThan(0);
+  });
+});
