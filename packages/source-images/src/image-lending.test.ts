@@ -44,31 +44,30 @@ describe('imageSource lends kept images to a sink that releases them', () => {
   it('writes the same file as a run that does not lend, with every image byte for byte', async () => {
     const files = await tree();
     const folder = path.join(dir, 'images');
-    const lentPath = path.join(dir, 'lent.tfrecord');
-    const spy = keeping(true);
-    await pipeline(
-      imageSource({ folder, concurrency: 3 }),
-      imageExamples(),
-      spy.stage,
-      tfrecordSink({ path: lentPath }),
-    ).run();
+    /** Keeps every image of the folder, through a stage that keeps its records, to `name`. */
+    const convert = async (name: string, marked: boolean): Promise<{ kept: Example[]; output: string }> => {
+      const { stage, kept } = keeping(marked);
+      const output = path.join(dir, name);
+      await pipeline(
+        imageSource({ folder, concurrency: 3 }),
+        imageExamples(),
+        stage,
+        tfrecordSink({ path: output }),
+      ).run();
+      return { kept, output };
+    };
+    const { kept: lentKept, output: lentPath } = await convert('lent.tfrecord', true);
     // Lent: every record carries its release. Once written, its bytes go back to a reader thread with
     // the next request (the view reads empty then): all but the last few, which no request followed.
-    expect(spy.kept).toHaveLength(files.size);
-    expect(spy.kept.every((record) => RELEASE in record)).toBe(true);
-    const detached = spy.kept.filter((record) => encoded(record).byteLength === 0).length;
+    expect(lentKept).toHaveLength(files.size);
+    expect(lentKept.every((record) => RELEASE in record)).toBe(true);
+    const detached = lentKept.filter((record) => encoded(record).byteLength === 0).length;
     expect(detached).toBeGreaterThanOrEqual(files.size / 2);
 
-    const plainPath = path.join(dir, 'plain.tfrecord');
-    const own = keeping(false);
-    await pipeline(
-      imageSource({ folder, concurrency: 3 }),
-      imageExamples(),
-      own.stage,
-      tfrecordSink({ path: plainPath }),
-    ).run();
+    const { kept: ownKept, output: plainPath } = await convert('plain.tfrecord', false);
     // A stage of yours in the run: nothing is lent, the records keep their bytes.
-    for (const record of own.kept) {
+    expect(ownKept).toHaveLength(files.size);
+    for (const record of ownKept) {
       const name = path.basename(value(record.features['image/filename']) as string);
       expect(Buffer.from(encoded(record)).equals(files.get(name)!)).toBe(true);
     }

@@ -6,7 +6,8 @@
  * collection when enough has been allocated since the last one. A source that hands out a fresh
  * 100 KB buffer per image makes the process collect its whole heap every few hundred images; with
  * the buffers lent and taken back, 300 kept JPEGs of 110 KB went from 70 full collections in 30
- * runs to 1 (see the images benchmark in the root README).
+ * runs to 7 (and to 1 once the sink also reused its write buffers across files; see the images
+ * benchmark in the root README).
  *
  * Lending is only safe when nothing can still read a record once the sink has released it, so it
  * is switched on by the run itself ({@link lendIfSafe}, from `pipeline().run()`, `run()` and
@@ -51,16 +52,20 @@ export function withRelease<T extends object>(value: T, release: () => void): Re
  * written, and for stages that drop a record.
  */
 export function releaseRecord(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return;
-  const release = (value as { [RELEASE]?: unknown })[RELEASE];
-  if (typeof release === 'function') (release as () => void)();
+  hookOf(value)?.();
 }
 
 /** Gives `to` the release hook of `from`, if it has one (for stages that make a record from another). */
 export function passRelease<T extends object>(from: unknown, to: T): Releasable<T> {
-  if (typeof from !== 'object' || from === null) return to;
-  const release = (from as { [RELEASE]?: unknown })[RELEASE];
-  return typeof release === 'function' ? withRelease(to, release as () => void) : to;
+  const release = hookOf(from);
+  return release === undefined ? to : withRelease(to, release);
+}
+
+/** A record's release hook, if it has one. */
+function hookOf(value: unknown): (() => void) | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const release = (value as { [RELEASE]?: unknown })[RELEASE];
+  return typeof release === 'function' ? (release as () => void) : undefined;
 }
 
 /** Marks a stream with one of the lending markers ({@link PASSES_RELEASE}, {@link RELEASES}). */

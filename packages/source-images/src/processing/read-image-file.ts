@@ -179,7 +179,7 @@ class ReaderPool {
     }
     const returned = this.#returned;
     if (returned.length > 0) this.#returned = [];
-    return chosen.read(this.#nextId++, file, hash, returned.length > 0 ? returned : undefined, this);
+    return chosen.read(this.#nextId++, file, hash, returned.length > 0 ? returned : undefined);
   }
 
   async stop(): Promise<void> {
@@ -197,7 +197,6 @@ interface Reply {
 interface Waiting {
   readonly resolve: (file: ImageFile) => void;
   readonly reject: (error: unknown) => void;
-  readonly pool: ReaderPool;
 }
 
 /** One reader thread and the requests it has not answered yet. */
@@ -224,18 +223,12 @@ class ReaderThread {
     return this.#waiting.size;
   }
 
-  /** Asks for one file; `back` goes with the request, and the file's buffer goes back to `pool`. */
-  read(
-    id: number,
-    file: string,
-    hash: boolean,
-    back: ArrayBuffer[] | undefined,
-    pool: ReaderPool,
-  ): Promise<ImageFile> {
+  /** Asks for one file; `back` (buffers given back) goes with the request. */
+  read(id: number, file: string, hash: boolean, back: ArrayBuffer[] | undefined): Promise<ImageFile> {
     return new Promise<ImageFile>((resolve, reject) => {
       // While busy it keeps the process alive: someone awaits its answer.
       if (this.#waiting.size === 0) this.#worker.ref();
-      this.#waiting.set(id, { resolve, reject, pool });
+      this.#waiting.set(id, { resolve, reject });
       if (back === undefined) this.#worker.postMessage({ id, path: file, hash });
       else this.#worker.postMessage({ id, path: file, hash, back }, back);
     });
@@ -253,12 +246,12 @@ class ReaderThread {
     if (this.#waiting.size === 0) this.#idle();
     if (reply.error === undefined) {
       const data = reply.data!;
-      const { pool } = waiting;
       let given = false;
+      // To whichever pool runs then: buffers suit any reader thread (none, once they are stopped).
       const giveBack = (): void => {
         if (given) return;
         given = true;
-        pool.giveBack(data.buffer as ArrayBuffer);
+        pool?.giveBack(data.buffer as ArrayBuffer);
       };
       waiting.resolve({ data, sha256: reply.sha256, giveBack });
       return;
