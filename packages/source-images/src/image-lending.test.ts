@@ -3,11 +3,36 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { markLending, pipeline, PASSES_RELEASE, RELEASE, type Example } from '@tfpipe/core';
 import { readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
-import { afterEach, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eachTemporaryDirectory, photo, put, value, values } from './__fixtures__/make-images.js';
 import { imageExamples } from './image-examples.js';
 import { imageSource } from './image-source.js';
 import { stopImageReaders } from './processing/read-image-file.js';
+import type * as ReadImageFile from './processing/read-image-file.js';
+
+/** Every file read through readImageFile, and whether its buffer was given back. */
+const reads: { givenBack: boolean }[] = [];
+vi.mock('./processing/read-image-file.js', async (importOriginal) => {
+  const original = await importOriginal<typeof ReadImageFile>();
+  return {
+    ...original,
+    readImageFile: async (...args: Parameters<typeof original.readImageFile>) => {
+      const file = await original.readImageFile(...args);
+      const read = { givenBack: false };
+      reads.push(read);
+      const { giveBack } = file;
+      if (giveBack === undefined) return file;
+      return {
+        ...file,
+        giveBack: () => {
+          read.givenBack = true;
+          giveBack();
+        },
+      };
+    },
+  };
+});
 
 let dir: string;
 eachTemporaryDirectory((made) => (dir = made));
@@ -39,6 +64,21 @@ function keeping(marked: boolean): { stage: TransformStream<Example, Example>; k
 
 const encoded = (record: Example): Uint8Array =>
   values(record.features['image/encoded'], true)[0] as Uint8Array;
+
+/** Checks that `output` holds one record per file, each image what `expected` gives for its file. */
+async function expectImages(
+  output: string,
+  files: Map<string, Buffer>,
+  expected: (data: Buffer) => Buffer | Promise<Buffer> = (data) => data,
+): Promise<void> {
+  let count = 0;
+  for await (const record of readExamples(output)) {
+    const name = path.basename(value(record.features['image/filename']) as string);
+    expect(Buffer.from(encoded(record)).equals(await expected(files.get(name)!))).toBe(true);
+    count++;
+  }
+  expect(count).toBe(files.size);
+}
 
 describe('imageSource lends kept images to a sink that releases them', () => {
   it('writes the same file as a run that does not lend, with every image byte for byte', async () => {
@@ -73,25 +113,42 @@ describe('imageSource lends kept images to a sink that releases them', () => {
     }
 
     expect((await readFile(lentPath)).equals(await readFile(plainPath))).toBe(true);
-    let count = 0;
-    for await (const record of readExamples(lentPath)) {
-      const name = path.basename(value(record.features['image/filename']) as string);
-      expect(Buffer.from(encoded(record)).equals(files.get(name)!)).toBe(true);
-      count++;
-    }
-    expect(count).toBe(files.size);
+    await expectImages(lentPath, files);
   });
 
-  it('lends nothing sharp has seen: decoded, resized images keep their bytes', async () => {
-    await tree();
+  it('lends images that sharp has checked (verify: decode) once sharp is done with them', async () => {
+    const files = await tree();
     const spy = keeping(true);
+    const output = path.join(dir, 'verified.tfrecord');
     await pipeline(
-      imageSource({ folder: path.join(dir, 'images'), resize: { width: 32, height: 32 }, format: 'png' }),
+      imageSource({ folder: path.join(dir, 'images'), verify: 'decode' }),
       imageExamples(),
       spy.stage,
-      tfrecordSink({ path: path.join(dir, 'resized.tfrecord') }),
+      tfrecordSink({ path: output }),
     ).run();
-    expect(spy.kept.length).toBeGreaterThan(0);
-    for (const record of spy.kept) expect(encoded(record).byteLength).toBeGreaterThan(0);
+    expect(spy.kept).toHaveLength(files.size);
+    expect(spy.kept.every((record) => RELEASE in record)).toBe(true);
+    await expectImages(output, files);
+  });
+
+  it("gives a decoded image's input back once sharp is done, and sharp's output stays right", async () => {
+    const files = await tree();
+    reads.length = 0;
+    const output = path.join(dir, 'resized.tfrecord');
+    // Not lent (a stage of yours in the run): the input goes back all the same, it is ours alone.
+    const spy = keeping(false);
+    const resize = { width: 40, height: 30, fit: 'fill' as const };
+    await pipeline(
+      imageSource({ folder: path.join(dir, 'images'), resize, format: 'png', concurrency: 3 }),
+      imageExamples(),
+      spy.stage,
+      tfrecordSink({ path: output }),
+    ).run();
+    expect(reads).toHaveLength(files.size);
+    expect(reads.every((read) => read.givenBack)).toBe(true);
+    expect(spy.kept.every((record) => !(RELEASE in record))).toBe(true);
+    // Later files were read into earlier ones' buffers while sharp's cache held the earlier loads:
+    // each output is still what sharp makes of that file on its own (PNG: exact).
+    await expectImages(output, files, (data) => sharp(data).autoOrient().resize(resize).png().toBuffer());
   });
 });

@@ -27,8 +27,8 @@ export interface ProcessedImage {
   readonly droppedObjects: number;
   /**
    * Kept bytes only: hands `encoded`'s memory back to the reader thread (see `ImageFile.giveBack`),
-   * for whoever is sure that nothing reads it afterwards. Absent when sharp has seen the bytes: its
-   * cache may still hold them.
+   * for whoever is sure that nothing reads it afterwards. (A processed image's input goes back as
+   * soon as sharp is done with it; its output is sharp's own buffer.)
    */
   readonly giveBack?: () => void;
 }
@@ -61,23 +61,30 @@ export async function processImage(
       reason: (error as Error).message,
     });
   }
-  const seen = { bySharp: false };
   try {
-    return await loaded(task, options, position, file, seen);
+    return await loaded(task, options, position, file);
   } catch (error) {
-    // A failed image's bytes go nowhere else, unless sharp has seen them (see ProcessedImage.giveBack).
-    if (!seen.bySharp) file.giveBack?.();
+    // A failed image's bytes go nowhere else. Every sharp call on them has settled by now.
+    file.giveBack?.();
     throw error;
   }
 }
 
-/** {@link processImage} once the file is read; `seen.bySharp` is set before sharp gets the bytes. */
+/**
+ * {@link processImage} once the file is read.
+ *
+ * The file's buffer may go back to the reader thread (`file.giveBack`) once sharp has settled on it:
+ * sharp reads a buffer input only until its promise settles, and keeps no reference to it after
+ * (it would otherwise read memory that V8 had freed). libvips' operation cache may keep the load
+ * operation, but it matches a later call by the identity of the blob that wraps the memory, which
+ * the cache itself holds, never by the memory's address or contents: a recycled buffer cannot hit
+ * it. This is why a decoded image's input goes back at once, whether or not the run lends.
+ */
 async function loaded(
   task: ImageTask,
   options: ResolvedImageOptions,
   position: Position,
   file: ImageFile,
-  seen: { bySharp: boolean },
 ): Promise<ProcessedImage> {
   const hash = options.keys.sha256 !== false;
   const fail = (
@@ -112,7 +119,6 @@ async function loaded(
   }
   let header = readImageHeader(sniffed, data);
   if (header === undefined) {
-    seen.bySharp = true;
     header = await sharpHeader(data, fail, sniffed);
   }
   const stored = { width: header.width, height: header.height };
@@ -129,7 +135,6 @@ async function loaded(
     const truncated = truncationReason(sniffed, data);
     if (truncated !== undefined) throw fail('IMAGE_DECODE', `corrupt ${sniffed} image`, truncated);
     if (options.verify === 'decode') {
-      seen.bySharp = true;
       const sharp = await loadSharp();
       await run(sharp(data, { limitInputPixels: options.maxPixels }).raw().toBuffer(), fail, sniffed);
     }
@@ -140,10 +145,10 @@ async function loaded(
       channels: header.channels,
       sha256: file.sha256,
       bytesRead: data.length,
-      ...(seen.bySharp || file.giveBack === undefined ? {} : { giveBack: file.giveBack }),
+      ...(file.giveBack === undefined ? {} : { giveBack: file.giveBack }),
     };
   } else {
-    seen.bySharp = true;
+    const bytesRead = data.length;
     const sharp = await loadSharp();
     const output = await run(
       pipeline(sharp(data, { limitInputPixels: options.maxPixels }), options, sniffed).toBuffer({
@@ -152,6 +157,8 @@ async function loaded(
       fail,
       sniffed,
     );
+    // Sharp is done with the input (see above); nothing else here reads it: `data` is empty from now on.
+    file.giveBack?.();
     const format = options.raw ? 'raw' : (options.format ?? defaultFormat(sniffed));
     result = {
       encoded: output.data,
@@ -160,7 +167,7 @@ async function loaded(
       // WebP stores only RGB or RGBA: a grey image decodes with 3 channels.
       channels: format === 'webp' ? (output.info.channels % 2 === 0 ? 4 : 3) : output.info.channels,
       sha256: hash ? sha256Hex(output.data) : undefined,
-      bytesRead: data.length,
+      bytesRead,
     };
   }
   if (task.objects === undefined) return { ...result, objects: undefined, droppedObjects: 0 };
