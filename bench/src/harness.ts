@@ -1,10 +1,11 @@
 /** The shapes every benchmark case shares, and the timing rule: a warm-up of at least a second, then the median of N. */
+import { rm } from 'node:fs/promises';
 
 /** What a case's sides get in their child process. */
 export interface SideContext {
   /** Where the parent generated the case's input files. */
   readonly dataDirectory: string;
-  /** A scratch directory for outputs, emptied between runs by the side itself. */
+  /** A scratch directory for outputs; a side deletes its last output before each run ({@link removing}). */
   readonly workDirectory: string;
   /** BENCH_SCALE: 1 is the size the issues name; smaller runs faster. */
   readonly scale: number;
@@ -64,23 +65,35 @@ const MAX_WARM_UPS = 20;
 
 /**
  * Runs `once` to warm up (see {@link WARM_UP_MS}), then `repeats` times, and returns the median rate.
- * The note also gives the first, cold run's rate.
+ * The note also gives the first, cold run's rate. `before` runs ahead of every run, untimed: it
+ * deletes the last run's output, which is the harness's housekeeping, not the work measured (for
+ * case e's 33 MB output it took ~2.7 ms of a ~36 ms run).
  */
 export async function timeRuns(
   repeats: number,
   items: number,
   once: (round: number) => Promise<void>,
   note?: string,
+  before?: () => Promise<unknown>,
 ): Promise<SideResult> {
-  const warmStart = performance.now();
-  await once(-1);
-  const cold = items / ((performance.now() - warmStart) / 1000);
-  for (let round = 1; round < MAX_WARM_UPS && performance.now() - warmStart < WARM_UP_MS; round++)
+  let cold = 0;
+  let warmStart = 0;
+  for (
+    let round = 0;
+    round < MAX_WARM_UPS && (round === 0 || performance.now() - warmStart < WARM_UP_MS);
+    round++
+  ) {
+    await before?.();
+    const started = performance.now();
+    if (round === 0) warmStart = started;
     await once(-1);
+    if (round === 0) cold = items / ((performance.now() - started) / 1000);
+  }
   const samples: number[] = [];
   // No forced collection between runs: a forced gc() makes V8 drop its optimized code (measured: 143
   // functions optimized over 5 runs instead of 59), so every run would re-warm the JIT.
   for (let round = 0; round < repeats; round++) {
+    await before?.();
     const started = performance.now();
     await once(round);
     const seconds = (performance.now() - started) / 1000;
@@ -100,6 +113,11 @@ export function median(values: readonly number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Deletes `path` if it is there: a {@link timeRuns} `before` for a side that writes `path`. */
+export function removing(path: string): () => Promise<void> {
+  return () => rm(path, { force: true });
 }
 
 /** A full collection (the start script passes --expose-gc): only before a single cold run ({@link timeOnce}). */
@@ -125,7 +143,13 @@ export function random(seed: number): () => number {
 }
 
 /** One timed run with no warm-up: for the larger inputs that only show how memory grows. */
-export async function timeOnce(items: number, once: () => Promise<void>, note?: string): Promise<SideResult> {
+export async function timeOnce(
+  items: number,
+  once: () => Promise<void>,
+  note?: string,
+  before?: () => Promise<unknown>,
+): Promise<SideResult> {
+  await before?.();
   collectGarbage();
   const started = performance.now();
   await once();

@@ -1,9 +1,17 @@
-import { open, rm } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildExamples, run, type ExampleSpec } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { csvSource, csvToExamples, type CsvKind } from '@tfpipe/source-csv';
-import { random, scaled, timeOnce, timeRuns, type BenchCase, type SideContext } from '../harness.js';
+import {
+  random,
+  removing,
+  scaled,
+  timeOnce,
+  timeRuns,
+  type BenchCase,
+  type SideContext,
+} from '../harness.js';
 
 const ROWS = 1_000_000;
 const BATCH = 1024;
@@ -55,9 +63,15 @@ async function writeCsv(path: string, rows: number): Promise<number> {
  * CSV → TFRecord the way `tfpipe convert` does it: `csvToExamples` (schema given) into `tfrecordSink`;
  * `byteParser: false` reads every record with the text parser (the baseline's) instead.
  */
+/** Where {@link convert} writes. */
+const outputOf = (context: SideContext, multiple: number): string =>
+  join(context.workDirectory, `csv-${multiple}x.tfrecord`);
+
+/** Where {@link convertRows} writes. */
+const rowsOutputOf = (context: SideContext): string => join(context.workDirectory, 'csv-rows.tfrecord');
+
 async function convert(context: SideContext, multiple: number, byteParser = true): Promise<void> {
-  const output = join(context.workDirectory, `csv-${multiple}x.tfrecord`);
-  await rm(output, { force: true });
+  const output = outputOf(context, multiple);
   await run(
     csvToExamples({
       path: join(context.dataDirectory, fileName(multiple)),
@@ -71,8 +85,7 @@ async function convert(context: SideContext, multiple: number, byteParser = true
 
 /** The same through row objects: `csvSource` → core's `buildExamples` → `tfrecordSink`. */
 async function convertRows(context: SideContext): Promise<void> {
-  const output = join(context.workDirectory, 'csv-rows.tfrecord');
-  await rm(output, { force: true });
+  const output = rowsOutputOf(context);
   await run(
     csvSource({ path: join(context.dataDirectory, fileName(1)), batchSize: BATCH }),
     buildExamples.batches(SPEC),
@@ -109,6 +122,7 @@ export const csvCase: BenchCase = {
           scaled(ROWS, context.scale),
           () => convert(context, 1),
           `schema given, batchSize ${BATCH}`,
+          removing(outputOf(context, 1)),
         ),
     },
     text: {
@@ -119,6 +133,7 @@ export const csvCase: BenchCase = {
           scaled(ROWS, context.scale),
           () => convert(context, 1, false),
           `schema given, batchSize ${BATCH}`,
+          removing(outputOf(context, 1)),
         ),
     },
     rows: {
@@ -129,6 +144,7 @@ export const csvCase: BenchCase = {
           scaled(ROWS, context.scale),
           () => convertRows(context),
           `batchSize ${BATCH}`,
+          removing(rowsOutputOf(context)),
         ),
     },
     parser: {
@@ -149,11 +165,23 @@ export const csvCase: BenchCase = {
     },
     'ours-2x': {
       label: 'tfpipe, 2x input (RSS)',
-      run: (context) => timeOnce(scaled(2 * ROWS, context.scale), () => convert(context, 2), 'one run'),
+      run: (context) =>
+        timeOnce(
+          scaled(2 * ROWS, context.scale),
+          () => convert(context, 2),
+          'one run',
+          removing(outputOf(context, 2)),
+        ),
     },
     'ours-5x': {
       label: 'tfpipe, 5x input (RSS)',
-      run: (context) => timeOnce(scaled(5 * ROWS, context.scale), () => convert(context, 5), 'one run'),
+      run: (context) =>
+        timeOnce(
+          scaled(5 * ROWS, context.scale),
+          () => convert(context, 5),
+          'one run',
+          removing(outputOf(context, 5)),
+        ),
     },
   },
   comparisons: [

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
@@ -7,6 +7,7 @@ import { imageExamples, imageSource } from '@tfpipe/source-images';
 import sharp from 'sharp';
 import {
   random,
+  removing,
   scaled,
   timeRuns,
   type BenchCase,
@@ -40,9 +41,12 @@ async function eachLimited<T>(
   await Promise.all(lanes);
 }
 
+/** The output of {@link convert}. */
+const outputOf = (context: SideContext, resize: boolean): string =>
+  join(context.workDirectory, resize ? 'resized.tfrecord' : 'original.tfrecord');
+
 async function convert(context: SideContext, resize: boolean, sha256 = true): Promise<void> {
-  const output = join(context.workDirectory, resize ? 'resized.tfrecord' : 'original.tfrecord');
-  await rm(output, { force: true });
+  const output = outputOf(context, resize);
   const source = imageSource({
     folder: join(context.dataDirectory, 'images'),
     concurrency: IN_FLIGHT,
@@ -59,8 +63,12 @@ function pipelineSide(label: string, resize: boolean, sha256 = true): SideDefini
   return {
     label,
     run: (context) =>
-      timeRuns(context.repeats, scaled(IMAGES, context.scale, CLASSES.length), () =>
-        convert(context, resize, sha256),
+      timeRuns(
+        context.repeats,
+        scaled(IMAGES, context.scale, CLASSES.length),
+        () => convert(context, resize, sha256),
+        undefined,
+        removing(outputOf(context, resize)),
       ),
   };
 }

@@ -1,7 +1,7 @@
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
-import { random, scaled, timeRuns, type BenchCase, type SideContext } from '../harness.js';
+import { random, removing, scaled, timeRuns, type BenchCase, type SideContext } from '../harness.js';
 
 const RECORDS = 2000;
 const RECORD_BYTES = 50 * 1024;
@@ -27,7 +27,6 @@ function writeFramed(context: SideContext, perChunk: number, note: string) {
     context.repeats,
     megabytes,
     async () => {
-      await rm(path, { force: true });
       const sink = tfrecordSink({ path, fsync: false }).getWriter();
       for (let start = 0; start < records.length; start += perChunk) {
         await sink.ready;
@@ -36,6 +35,7 @@ function writeFramed(context: SideContext, perChunk: number, note: string) {
       await sink.close();
     },
     note,
+    removing(path),
   );
 }
 
@@ -62,10 +62,13 @@ export const largeRecordsCase: BenchCase = {
         const joined = new Uint8Array(records.length * RECORD_BYTES);
         records.forEach((record, index) => joined.set(record, index * RECORD_BYTES));
         const path = join(context.workDirectory, 'raw.bin');
-        return timeRuns(context.repeats, joined.length / 1e6, async () => {
-          await rm(path, { force: true });
-          await writeFile(path, joined);
-        });
+        return timeRuns(
+          context.repeats,
+          joined.length / 1e6,
+          () => writeFile(path, joined),
+          undefined,
+          removing(path),
+        );
       },
     },
   },

@@ -1,4 +1,4 @@
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildExamples, run } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
@@ -6,7 +6,7 @@ import { parquetExampleSpec, parquetSchema, parquetSource } from '@tfpipe/source
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { parquetWriteFile } from 'hyparquet-writer';
-import { random, scaled, timeRuns, type BenchCase } from '../harness.js';
+import { random, removing, scaled, timeRuns, type BenchCase } from '../harness.js';
 
 const ROWS = 1_000_000;
 const ROW_GROUP = 100_000;
@@ -56,7 +56,6 @@ export const parquetCase: BenchCase = {
           context.repeats,
           scaled(ROWS, context.scale),
           async () => {
-            await rm(output, { force: true });
             await run(
               parquetSource({ path, batchSize: BATCH }),
               buildExamples.batches(spec),
@@ -64,6 +63,7 @@ export const parquetCase: BenchCase = {
             );
           },
           `parquetSource batchSize ${BATCH}`,
+          removing(output),
         );
       },
     },

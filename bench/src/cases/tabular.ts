@@ -1,8 +1,8 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildExamples, run } from '@tfpipe/core';
 import { createTfrecordWriter, readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
-import { timeRuns, scaled, type BenchCase, type SideContext, type SideResult } from '../harness.js';
+import { removing, timeRuns, scaled, type BenchCase, type SideContext, type SideResult } from '../harness.js';
 import {
   FLOAT_COLUMNS,
   INT_COLUMNS,
@@ -38,7 +38,6 @@ async function ours(context: SideContext, batchSize: number): Promise<SideResult
     context.repeats,
     rows.length,
     async () => {
-      await rm(path, { force: true });
       if (batchSize === 1)
         await run(rowSource(rows), buildExamples(TABULAR_SPEC), tfrecordSink({ path, fsync: false }));
       else
@@ -49,6 +48,7 @@ async function ours(context: SideContext, batchSize: number): Promise<SideResult
         );
     },
     batchSize === 1 ? 'one row per chunk' : `batches of ${batchSize} rows, fsync off`,
+    removing(path),
   );
 }
 
@@ -107,11 +107,9 @@ export const tabularCase: BenchCase = {
         return timeRuns(
           context.repeats,
           records,
-          async () => {
-            await rm(path, { force: true });
-            await writeFile(path, bytes);
-          },
+          () => writeFile(path, bytes),
           `${(bytes.length / 1e6).toFixed(1)} MB in one call`,
+          removing(path),
         );
       },
     },
