@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
@@ -28,7 +28,32 @@ async function files(): Promise<string[]> {
   return made;
 }
 
+/** Each thread of this process with its nice value (Linux: field 19 of /proc/self/task/<tid>/stat). */
+async function niceness(): Promise<Map<string, number>> {
+  const threads = new Map<string, number>();
+  for (const task of await readdir('/proc/self/task')) {
+    const line = await readFile(`/proc/self/task/${task}/stat`, 'utf8').catch(() => undefined);
+    // The fields after the command name (which may hold spaces) start at field 3.
+    if (line !== undefined) threads.set(task, Number(line.slice(line.lastIndexOf(') ') + 2).split(' ')[16]));
+  }
+  return threads;
+}
+
 describe('readImageFile (reader threads)', () => {
+  it.skipIf(process.platform !== 'linux')(
+    'runs its threads 5 nice levels below the main thread (Linux)',
+    async () => {
+      const before = await niceness();
+      const main = before.get(String(process.pid))!;
+      const file = await put(dir, 'one.bin', Buffer.from([0x61]));
+      await readImageFile(file, false);
+      const started = [...(await niceness())].filter(([task]) => !before.has(task));
+      expect(started.length).toBeGreaterThan(0);
+      // The reader thread the read started is at the main thread's level + 5.
+      expect(started.some(([, nice]) => nice === Math.min(19, main + 5))).toBe(true);
+    },
+  );
+
   it('gives each file byte for byte, with the same hex SHA-256 as node:crypto on this thread', async () => {
     for (const file of await files()) {
       const expected = await readFile(file);
