@@ -53,6 +53,7 @@ export {
   markLending,
   lendingSwitch,
   lendIfSafe,
+  releasesThrough,
 } from './contract/lending.js';
 export type { Releasable } from './contract/lending.js';
 

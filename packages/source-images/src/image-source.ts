@@ -32,6 +32,11 @@ export interface ImageSourceDetails {
   readonly images: number;
   /** Annotated objects dropped under `invalidBoxes: 'drop'`. */
   readonly droppedObjects: number;
+  /**
+   * Whether the run lent kept images' buffers to the sink (see the README, *Lending*): only when
+   * every stage passes releases on and the sink releases records.
+   */
+  readonly lending: boolean;
 }
 
 /**
@@ -150,6 +155,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       mode: resolved.decode ? 'decode' : 'keep',
       images: input?.tasks.length ?? 0,
       droppedObjects: droppedObjects + (input?.droppedObjects ?? 0),
+      lending,
       ...(input?.labelMap === undefined ? {} : { labelMap: input.labelMap }),
     };
     return {

@@ -2,6 +2,7 @@ import { defineSourcePlugin } from '@tfpipe/core';
 import { z } from 'zod';
 import type { ImageRecord } from './image-record.js';
 import { imageSource } from './image-source.js';
+import { imageExamples } from './image-examples.js';
 
 /** Drops keys whose value is `undefined` (zod's optional keys), for exactOptionalPropertyTypes. */
 function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
@@ -77,6 +78,7 @@ export const plugin = defineSourcePlugin<ImageSourcePluginOptions, ImageRecord>(
       if (value !== undefined) resolved[key] = context.resolvePath(value);
     }
     const readable = imageSource({ ...(resolved as object), onError: context.onError });
-    return { readable };
+    // Without a spec the rows become Examples by imageExamples, which passes lent images on.
+    return { readable, toExamples: () => imageExamples() };
   },
 });

@@ -7,7 +7,9 @@ import {
   int64,
   isSequenceExample,
   mapRows,
+  markLending,
   parseExamples,
+  PASSES_RELEASE,
   shuffleBuffer,
   TfpipeError,
   withPosition,
@@ -93,7 +95,10 @@ export function exampleStage(loaded: LoadedPipeline, opened: OpenedSource<unknow
   return rowsToExamples();
 }
 
-/** Passes records through, adding each to `collector` (payloads are decoded for it). */
+/**
+ * Passes records through, adding each to `collector` (payloads are decoded for it). It reads only
+ * lengths and keys (copied), so it is marked `PASSES_RELEASE`: lent records stay lent through it.
+ */
 export function statsTap(collector: FeatureStatsCollector, payloadType: PayloadType): Stage {
   const add = (record: unknown): void => {
     if (record instanceof Uint8Array) {
@@ -102,13 +107,14 @@ export function statsTap(collector: FeatureStatsCollector, payloadType: PayloadT
       );
     } else collector.add(record as Example | SequenceExample);
   };
-  return new TransformStream<unknown, unknown>({
+  const stage = new TransformStream<unknown, unknown>({
     transform(chunk, controller) {
       if (Array.isArray(chunk)) for (const record of chunk) add(record);
       else add(chunk);
       controller.enqueue(chunk);
     },
   });
+  return markLending(stage, PASSES_RELEASE);
 }
 
 /** Parses `"256M"`-style sizes (binary units) or passes a number through. */

@@ -81,8 +81,21 @@ export function lendingSwitch<T extends object>(stream: T, lend: () => void): T 
 }
 
 /**
+ * Whether records written into `stages` and on to `sink` are released with nothing keeping them:
+ * every stage is {@link PASSES_RELEASE} and the sink {@link RELEASES}. A stream that wraps such a
+ * chain (core's `chainWritable`) is marked {@link RELEASES} itself.
+ */
+export function releasesThrough(
+  stages: readonly TransformStream<unknown, unknown>[],
+  sink: WritableStream<unknown>,
+): boolean {
+  if ((sink as { [RELEASES]?: unknown })[RELEASES] !== true) return false;
+  return stages.every((stage) => (stage as { [PASSES_RELEASE]?: unknown })[PASSES_RELEASE] === true);
+}
+
+/**
  * Switches lending on for a run when every part allows it: the source has a {@link LENDS}
- * switch, every stage is {@link PASSES_RELEASE} and the sink {@link RELEASES}.
+ * switch, and the stages and sink release what they get ({@link releasesThrough}).
  * @returns whether it did
  */
 export function lendIfSafe(
@@ -91,10 +104,7 @@ export function lendIfSafe(
   sink: WritableStream<unknown>,
 ): boolean {
   const lend = (source as { [LENDS]?: unknown })[LENDS];
-  if (typeof lend !== 'function') return false;
-  if ((sink as { [RELEASES]?: unknown })[RELEASES] !== true) return false;
-  if (!stages.every((stage) => (stage as { [PASSES_RELEASE]?: unknown })[PASSES_RELEASE] === true))
-    return false;
+  if (typeof lend !== 'function' || !releasesThrough(stages, sink)) return false;
   (lend as () => void)();
   return true;
 }

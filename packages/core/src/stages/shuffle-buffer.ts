@@ -1,3 +1,4 @@
+import { markLending, PASSES_RELEASE } from '../contract/lending.js';
 import { attachReport } from '../contract/plugin-contract.js';
 import type { Reporter } from '../contract/plugin-contract.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
@@ -54,5 +55,6 @@ export function shuffleBuffer<T>(options: ShuffleBufferOptions): TransformStream
       buffer.length = 0;
     },
   });
-  return attachReport(stream, () => ({ stage: 'shuffleBuffer', records }));
+  // Records pass through as they are (release hooks with them), none is read once passed on.
+  return attachReport(markLending(stream, PASSES_RELEASE), () => ({ stage: 'shuffleBuffer', records }));
 }
