@@ -63,8 +63,14 @@ export interface SideDefinition {
 export const WARM_UP_MS = 1000;
 const MAX_WARM_UPS = 20;
 
+/** Timed runs go on until they add up to this much (at least the repeats asked for), milliseconds. */
+export const MIN_TIMED_MS = 2000;
+/** Timed runs at most, whatever {@link MIN_TIMED_MS} asks. */
+const MAX_RUNS = 60;
+
 /**
- * Runs `once` to warm up (see {@link WARM_UP_MS}), then `repeats` times, and returns the median rate.
+ * Runs `once` to warm up (see {@link WARM_UP_MS}), then `repeats` times (more for short runs, see
+ * {@link MIN_TIMED_MS}), and returns the median rate.
  * The note also gives the first, cold run's rate. `before` runs ahead of every run, untimed: it
  * deletes the last run's output, which is the harness's housekeeping, not the work measured (for
  * case e's 33 MB output it took ~2.7 ms of a ~36 ms run).
@@ -92,12 +98,16 @@ export async function timeRuns(
   const samples: number[] = [];
   // No forced collection between runs: a forced gc() makes V8 drop its optimized code (measured: 143
   // functions optimized over 5 runs instead of 59), so every run would re-warm the JIT.
-  for (let round = 0; round < repeats; round++) {
+  // At least `repeats` runs, and more while the timed runs add up to less than MIN_TIMED_MS: a
+  // median of 5 runs of 35 ms spans 0.2 s, which one burst of noise on a shared machine covers.
+  let timed = 0;
+  for (let round = 0; round < repeats || (timed < MIN_TIMED_MS && round < MAX_RUNS); round++) {
     await before?.();
     const started = performance.now();
     await once(round);
-    const seconds = (performance.now() - started) / 1000;
-    samples.push(items / seconds);
+    const elapsed = performance.now() - started;
+    timed += elapsed;
+    samples.push(items / (elapsed / 1000));
   }
   const rate = median(samples);
   const coldNote = `cold first run ${(cold / rate).toFixed(2)}x the median`;

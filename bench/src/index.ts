@@ -2,7 +2,8 @@
  * `pnpm bench`: tfpipe's throughput against a baseline measured in the same run, as ratios, with the
  * peak RSS of each side. Every side runs in a child process of its own (so `maxRSS` is that side's),
  * on input the parent generated into a temporary directory that is deleted afterwards. Each side
- * warms up once, then reports the median of `BENCH_REPEATS` (default 5) timed runs.
+ * warms up for ≥ 1 s, then reports the median of `BENCH_REPEATS` (default 5) timed runs, or of as
+ * many as take ≥ 2 s when runs are short (at most 60).
  *
  * Usage: `pnpm bench [-- --case NAME[,NAME]] [--full]`; `BENCH_SCALE=0.1` shrinks every input.
  */
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
   const selected =
     caseIndex === -1 ? CASES : (argv[caseIndex + 1] ?? '').split(',').map((name) => caseNamed(name));
   console.log(
-    `tfpipe bench: Node ${process.version}, scale ${scale}, warm-up ≥ 1 s (at least 1 run) + median of ${repeats}, each side in its own process${full ? ', --full' : ''}`,
+    `tfpipe bench: Node ${process.version}, scale ${scale}, warm-up ≥ 1 s (at least 1 run) + median of ${repeats} runs or of ≥ 2 s of runs, each side in its own process${full ? ', --full' : ''}`,
   );
   let allPassed = true;
   for (const bench of selected) allPassed = (await runCase(bench, scale, repeats, full)) && allPassed;

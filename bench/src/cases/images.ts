@@ -107,7 +107,9 @@ export const imagesCase: BenchCase = {
         .toFile(join(folder, `${String(index).padStart(4, '0')}.jpg`));
       bytes += info.size;
     }
-    return [`${count} JPEGs, ${(bytes / 1e6).toFixed(1)} MB, ${IN_FLIGHT} in flight on both sides`];
+    return [
+      `${count} JPEGs, ${(bytes / 1e6).toFixed(1)} MB, ${IN_FLIGHT} in flight on both sides (resizing, tfpipe also reads the next ${IN_FLIGHT} files ahead)`,
+    ];
   },
   sides: {
     resize: pipelineSide('tfpipe resize→JPEG', true),

@@ -9,30 +9,11 @@ import { eachTemporaryDirectory, photo, put, value, values } from './__fixtures_
 import { imageExamples } from './image-examples.js';
 import { imageSource } from './image-source.js';
 import { stopImageReaders } from './processing/read-image-file.js';
-import type * as ReadImageFile from './processing/read-image-file.js';
+import { reads, resetReads } from './__fixtures__/read-tracking.js';
 
-/** Every file read through readImageFile, and whether its buffer was given back. */
-const reads: { givenBack: boolean }[] = [];
-vi.mock('./processing/read-image-file.js', async (importOriginal) => {
-  const original = await importOriginal<typeof ReadImageFile>();
-  return {
-    ...original,
-    readImageFile: async (...args: Parameters<typeof original.readImageFile>) => {
-      const file = await original.readImageFile(...args);
-      const read = { givenBack: false };
-      reads.push(read);
-      const { giveBack } = file;
-      if (giveBack === undefined) return file;
-      return {
-        ...file,
-        giveBack: () => {
-          read.givenBack = true;
-          giveBack();
-        },
-      };
-    },
-  };
-});
+vi.mock('./processing/read-image-file.js', async (original) =>
+  (await import('./__fixtures__/read-tracking.js')).tracking(await original()),
+);
 
 let dir: string;
 eachTemporaryDirectory((made) => (dir = made));
@@ -133,7 +114,7 @@ describe('imageSource lends kept images to a sink that releases them', () => {
 
   it("gives a decoded image's input back once sharp is done, and sharp's output stays right", async () => {
     const files = await tree();
-    reads.length = 0;
+    resetReads();
     const output = path.join(dir, 'resized.tfrecord');
     // Not lent (a stage of yours in the run): the input goes back all the same, it is ours alone.
     const spy = keeping(false);
@@ -144,8 +125,8 @@ describe('imageSource lends kept images to a sink that releases them', () => {
       spy.stage,
       tfrecordSink({ path: output }),
     ).run();
-    expect(reads).toHaveLength(files.size);
-    expect(reads.every((read) => read.givenBack)).toBe(true);
+    expect(reads.list).toHaveLength(files.size);
+    expect(reads.list.every((read) => read.givenBack)).toBe(true);
     expect(spy.kept.every((record) => !(RELEASE in record))).toBe(true);
     // Later files were read into earlier ones' buffers while sharp's cache held the earlier loads:
     // each output is still what sharp makes of that file on its own (PNG: exact).

@@ -73,7 +73,10 @@ export interface ImageSourceOptions extends RecordErrorOptions {
   readonly invalidBoxes?: InvalidBoxPolicy;
   /** VOC: leave out objects marked `difficult`. @default false */
   readonly ignoreDifficult?: boolean;
-  /** Images read and processed at once; output order stays input order. @default os.availableParallelism() */
+  /**
+   * Images read and processed at once; output order stays input order. When images are decoded,
+   * as many more files are read ahead. @default os.availableParallelism()
+   */
   readonly concurrency?: number;
   /** Feature names by role (see DEFAULT_IMAGE_KEYS); `false` leaves a feature out. */
   readonly keys?: Partial<Record<ImageKeyRole, string | false>>;

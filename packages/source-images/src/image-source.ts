@@ -18,7 +18,8 @@ import {
   type ImageSourceOptions,
   type ResolvedImageOptions,
 } from './image-source-options.js';
-import { processImage, type ProcessedImage } from './processing/process-image.js';
+import { processImage, readTaskFile, type ProcessedImage } from './processing/process-image.js';
+import type { ImageFile } from './processing/read-image-file.js';
 
 /** The `details` of the image source's report. */
 export interface ImageSourceDetails {
@@ -43,7 +44,9 @@ export interface ImageSourceDetails {
  * A stream of image records from a class-folder tree, a list file, a COCO file or Pascal VOC XML.
  * Up to `concurrency` images are read and processed at once, at most twice that many started ahead
  * of what the consumer has pulled, and records come out in input order: an image that finishes frees
- * its place at once, so a slow one does not hold up the work on the images after it. Annotation
+ * its place at once, so a slow one does not hold up the work on the images after it. When images
+ * are decoded, the next `concurrency` files are read meanwhile, so that a freed place starts sharp
+ * at once (at most that many ahead; a file that cannot be read is reported in its turn). Annotation
  * files and directory listings are read (whole) on the first pull; a missing or unreadable input is a
  * fatal error, a bad image or annotation a record error under `onError`.
  *
@@ -82,10 +85,23 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
     ...(task.annotation === undefined ? {} : { annotation: task.annotation }),
     ...(task.line === undefined ? {} : { line: task.line }),
   });
+  // Decode mode: the files of the next `concurrency` images are read while sharp works on the
+  // current ones, so that a freed place starts sharp at once rather than after a read.
+  const readAhead = new Map<number, Promise<ImageFile>>();
+  const dropReadAhead = (): void => {
+    for (const read of readAhead.values())
+      read.then(
+        (file) => file.giveBack?.(),
+        () => undefined,
+      );
+    readAhead.clear();
+  };
   const start = (tasks: readonly ImageTask[]): void => {
     while (!stopped && next < tasks.length && running < resolved.concurrency && inFlight.length < window) {
       const task = tasks[next]!;
-      const promise = processImage(task, resolved, positionOf(task, next));
+      const read = readAhead.get(next);
+      readAhead.delete(next);
+      const promise = processImage(task, resolved, positionOf(task, next), read);
       running++;
       // A finished image frees its slot at once, not when its turn to be handed out comes. (Its
       // rejection is handled then; this also keeps it from going unhandled meanwhile.)
@@ -96,6 +112,14 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       promise.then(settled, settled);
       inFlight.push(promise);
       next++;
+    }
+    if (!resolved.decode || stopped) return;
+    for (let index = next; index < Math.min(tasks.length, next + resolved.concurrency); index++) {
+      if (readAhead.has(index)) continue;
+      const read = readTaskFile(tasks[index]!, resolved, positionOf(tasks[index]!, index));
+      // Its failure is the image's, reported in its turn (processImage awaits it then).
+      read.catch(() => undefined);
+      readAhead.set(index, read);
     }
   };
 
@@ -136,6 +160,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
             } catch (fatal) {
               // The stream fails with it: no more images start.
               stopped = true;
+              dropReadAhead();
               throw fatal;
             }
           }
@@ -144,6 +169,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       cancel() {
         stopped = true;
         inFlight.length = 0;
+        dropReadAhead();
       },
     },
     { highWaterMark: 0 },

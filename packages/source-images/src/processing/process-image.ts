@@ -34,23 +34,20 @@ export interface ProcessedImage {
 }
 
 /**
- * Reads one image (inside its root), checks it and, when asked, decodes, orients, resizes, converts
- * and re-encodes it with sharp; then places its annotated boxes on the result.
- * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, `IMAGE_DECODE`, `IMAGE_UNSUPPORTED`,
- * `IMAGE_TOO_LARGE`, `IMAGE_ANNOTATION`, `IMAGE_BOX`, all carrying `position`
+ * Reads one image's file (inside its root): the first half of {@link processImage}, which an image
+ * source may start ahead of the rest (see `imageSource`'s read-ahead).
+ * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, carrying `position`
  */
-export async function processImage(
+export async function readTaskFile(
   task: ImageTask,
   options: ResolvedImageOptions,
   position: Position,
-): Promise<ProcessedImage> {
+): Promise<ImageFile> {
   if (task.error !== undefined) throw task.error.withPosition(position);
   const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
-  const hash = options.keys.sha256 !== false;
-  let file: ImageFile;
   try {
     // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here.
-    file = await readImageFile(real, hash && !options.decode);
+    return await readImageFile(real, options.keys.sha256 !== false && !options.decode);
   } catch (error) {
     // Not a file-system error (a reader thread that died): reported as unexpected, never skipped.
     if ((error as NodeJS.ErrnoException).code === undefined) throw error;
@@ -61,6 +58,22 @@ export async function processImage(
       reason: (error as Error).message,
     });
   }
+}
+
+/**
+ * Reads one image (inside its root), or takes the read started for it (`read`, from
+ * {@link readTaskFile}), checks it and, when asked, decodes, orients, resizes, converts and
+ * re-encodes it with sharp; then places its annotated boxes on the result.
+ * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, `IMAGE_DECODE`, `IMAGE_UNSUPPORTED`,
+ * `IMAGE_TOO_LARGE`, `IMAGE_ANNOTATION`, `IMAGE_BOX`, all carrying `position`
+ */
+export async function processImage(
+  task: ImageTask,
+  options: ResolvedImageOptions,
+  position: Position,
+  read: Promise<ImageFile> = readTaskFile(task, options, position),
+): Promise<ProcessedImage> {
+  const file = await read;
   try {
     return await loaded(task, options, position, file);
   } catch (error) {
