@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { buildTables, crc32cRange, maskCrc, rangeFunction } from './crc32c.js';
+import { buildTables, crc32cRange, maskCrc, POLYNOMIAL, rangeFunction } from './crc32c.js';
 import { CRC32C_WASM } from './crc32c-wasm.js';
 import { fillFrameCrcs } from './fill-frame-crcs.js';
 import { JOB_DONE, JOB_FAILED, type SharedFrameBuffers } from './shared-buffers.js';
@@ -20,7 +20,7 @@ const buildTables = ${buildTables.toString()};
 const rangeFunction = ${rangeFunction.toString()};
 const fillFrameCrcs = ${fillFrameCrcs.toString()};
 const wasmFrameFiller = ${wasmFrameFiller.toString()};
-const tables = buildTables(0x82f63b78);
+const tables = buildTables(${POLYNOMIAL});
 const crc = rangeFunction(tables);
 const wasmFill = wasmFrameFiller('${CRC32C_WASM}');
 const check = new TextEncoder().encode('123456789');

@@ -3,7 +3,8 @@
  * Web-standard: used as is in browsers and as the small-input and fallback path in Node.
  */
 
-const POLYNOMIAL = 0x82f63b78;
+/** CRC-32C's polynomial, reflected. */
+export const POLYNOMIAL = 0x82f63b78;
 
 /** A tuple of `N` `T`s. */
 export type Tuple<T, N extends number, Items extends T[] = []> = Items['length'] extends N
