@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { crc32c, crc32cRange, maskCrc, maskedCrc32c, unmaskCrc } from './crc32c.js';
+import { crc32c, crc32cCombine, crc32cRange, maskCrc, maskedCrc32c, unmaskCrc } from './crc32c.js';
 import { fastCrc32c, fastCrc32cRange, NATIVE_CRC_THRESHOLD, nativeCrc32cAvailable } from './native-crc32c.js';
 
 const text = (value: string): Uint8Array => new TextEncoder().encode(value);
@@ -23,6 +23,36 @@ describe('crc32c', () => {
   it('is 0 for no bytes and continues a running CRC across chunks', () => {
     expect(crc32c(new Uint8Array(0))).toBe(0);
     expect(crc32c(text('56789'), crc32c(text('1234')))).toBe(0xe3069283);
+  });
+
+  it('combines two CRCs into the CRC of the joined bytes without reading them', () => {
+    // The check value again, from its two halves' CRCs.
+    expect(crc32cCombine(crc32c(text('1234')), crc32c(text('56789')), 5)).toBe(0xe3069283);
+    expect(crc32cCombine(crc32c(text('123456789')), 0, 0)).toBe(0xe3069283);
+    expect(crc32cCombine(0, crc32c(text('123456789')), 9)).toBe(0xe3069283);
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 600 }),
+        fc.uint8Array({ maxLength: 600 }),
+        fc.nat(300_000),
+        (first, second, zeros) => {
+          // A long middle of zeros puts the length's high bits to work (up to ~2^19 bytes).
+          const middle = new Uint8Array(zeros);
+          const joined = new Uint8Array(first.length + zeros + second.length);
+          joined.set(first);
+          joined.set(second, first.length + zeros);
+          const tail = new Uint8Array(zeros + second.length);
+          tail.set(second, zeros);
+          expect(crc32cCombine(nativeCrc32c(first), nativeCrc32c(tail), tail.length)).toBe(
+            nativeCrc32c(joined),
+          );
+          expect(
+            crc32cCombine(crc32cCombine(crc32c(first), crc32c(middle), zeros), crc32c(second), second.length),
+          ).toBe(nativeCrc32c(joined));
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 
   it('agrees with the native @node-rs/crc32 on random buffers of every size, at every alignment', () => {

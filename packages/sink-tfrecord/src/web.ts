@@ -4,7 +4,7 @@
  * streaming framing/unframing with gzip and zlib through `CompressionStream`/`DecompressionStream`.
  * Runs in browsers, workers, Deno and Node.
  */
-export { crc32c, crc32cRange, maskCrc, unmaskCrc, maskedCrc32c } from './crc32c.js';
+export { crc32c, crc32cCombine, crc32cRange, maskCrc, unmaskCrc, maskedCrc32c } from './crc32c.js';
 export type { Crc32cFunction } from './crc32c.js';
 export {
   frameRecord,

@@ -1,7 +1,15 @@
 // Kept images' memory lent to the sink and taken back (core's lendIfSafe), end to end.
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { markLending, pipeline, PASSES_RELEASE, RELEASE, type Example } from '@tfpipe/core';
+import {
+  KNOWN_CRC_MIN_BYTES,
+  knownCrc32c,
+  markLending,
+  pipeline,
+  PASSES_RELEASE,
+  RELEASE,
+  type Example,
+} from '@tfpipe/core';
 import { readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -84,10 +92,19 @@ describe('imageSource lends kept images to a sink that releases them', () => {
     expect(lentKept.every((record) => RELEASE in record)).toBe(true);
     const detached = lentKept.filter((record) => encoded(record).byteLength === 0).length;
     expect(detached).toBeGreaterThanOrEqual(files.size / 2);
+    // Lent images of 16 KiB or more come with the CRC-32C their reader thread computed.
+    const large = (record: Example): boolean =>
+      files.get(path.basename(value(record.features['image/filename']) as string))!.length >=
+      KNOWN_CRC_MIN_BYTES;
+    expect(lentKept.filter(large).length).toBeGreaterThan(0);
+    for (const record of lentKept) {
+      expect(knownCrc32c(encoded(record)) !== undefined).toBe(large(record));
+    }
 
     const { kept: ownKept, output: plainPath } = await convert('plain.tfrecord', false);
-    // A stage of yours in the run: nothing is lent, the records keep their bytes.
+    // A stage of yours in the run: nothing is lent, the records keep their bytes (and no known CRC).
     expect(ownKept).toHaveLength(files.size);
+    expect(ownKept.every((record) => knownCrc32c(encoded(record)) === undefined)).toBe(true);
     for (const record of ownKept) {
       const name = path.basename(value(record.features['image/filename']) as string);
       expect(Buffer.from(encoded(record)).equals(files.get(name)!)).toBe(true);

@@ -3,6 +3,7 @@ import {
   lendingSwitch,
   RecordErrorPolicy,
   TfpipeError,
+  withCrc32c,
   withPosition,
   withRelease,
 } from '@tfpipe/core';
@@ -99,9 +100,11 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   const start = (tasks: readonly ImageTask[]): void => {
     while (!stopped && next < tasks.length && running < resolved.concurrency && inFlight.length < window) {
       const task = tasks[next]!;
-      const read = readAhead.get(next);
+      const position = positionOf(task, next);
+      // Lent bytes come with their CRC-32C, which the sink then need not compute (see below).
+      const read = readAhead.get(next) ?? readTaskFile(task, resolved, position, lending);
       readAhead.delete(next);
-      const promise = processImage(task, resolved, positionOf(task, next), read);
+      const promise = processImage(task, resolved, position, read);
       running++;
       // A finished image frees its slot at once, not when its turn to be handed out comes. (Its
       // rejection is handled then; this also keeps it from going unhandled meanwhile.)
@@ -150,7 +153,10 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
               positionOf(task, recordIndex),
             );
             // Lent: the sink hands the kept bytes back to the reader thread once it has copied them.
+            // Only then is the CRC the reader computed handed on (core's withCrc32c): every stage up
+            // to the sink passes records on untouched, so the bytes the sink frames are the ones read.
             if (lending && image.giveBack !== undefined) withRelease(row, image.giveBack);
+            if (lending && image.crc32c !== undefined) withCrc32c(image.encoded, image.crc32c);
             records++;
             controller.enqueue(row);
             return;

@@ -6,6 +6,7 @@ import { sortedKeys } from './feature-keys.js';
 import type { SortedKeys } from './feature-keys.js';
 import { int64VarintSize, varintSize, writeInt64Varint, writeVarint } from './varint.js';
 import { copyBytes } from './copy-bytes.js';
+import { KNOWN_CRC_MIN_BYTES, noteWrittenBytes } from './known-crc32c.js';
 
 // Tags (field number << 3 | wire type) of the tf.train messages; every field here is length-delimited.
 const TAG_1 = 0x0a; // Example.features, SequenceExample.context, map entries, entry key, *List.value, FeatureList.feature
@@ -198,6 +199,7 @@ function writeFeature(
         const value = values[index] as Uint8Array;
         position = writeHeader(target, position, TAG_1, value.length);
         copyBytes(target, value, position);
+        if (value.length >= KNOWN_CRC_MIN_BYTES) noteWrittenBytes(value, position);
         position += value.length;
       }
       return position;

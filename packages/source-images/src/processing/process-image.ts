@@ -20,6 +20,8 @@ export interface ProcessedImage {
   readonly channels: number;
   /** Hex SHA-256 of `encoded`, unless the `sha256` key is left out. */
   readonly sha256: string | undefined;
+  /** Kept bytes read with `crc`: the CRC-32C of `encoded`, when the reader thread could compute it. */
+  readonly crc32c?: number | undefined;
   readonly objects: readonly PlacedObject[] | undefined;
   /** Bytes read from disk. */
   readonly bytesRead: number;
@@ -35,19 +37,25 @@ export interface ProcessedImage {
 
 /**
  * Reads one image's file (inside its root): the first half of {@link processImage}, which an image
- * source may start ahead of the rest (see `imageSource`'s read-ahead).
+ * source may start ahead of the rest (see `imageSource`'s read-ahead). `crc`: a kept file's CRC-32C
+ * is computed too (see `readImageFile`).
  * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, carrying `position`
  */
 export async function readTaskFile(
   task: ImageTask,
   options: ResolvedImageOptions,
   position: Position,
+  crc = false,
 ): Promise<ImageFile> {
   if (task.error !== undefined) throw task.error.withPosition(position);
   const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
   try {
     // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here.
-    return await readImageFile(real, options.keys.sha256 !== false && !options.decode);
+    return await readImageFile(
+      real,
+      options.keys.sha256 !== false && !options.decode,
+      crc && !options.decode,
+    );
   } catch (error) {
     // Not a file-system error (a reader thread that died): reported as unexpected, never skipped.
     if ((error as NodeJS.ErrnoException).code === undefined) throw error;
@@ -157,6 +165,7 @@ async function loaded(
       size: stored,
       channels: header.channels,
       sha256: file.sha256,
+      crc32c: file.crc32c,
       bytesRead: data.length,
       ...(file.giveBack === undefined ? {} : { giveBack: file.giveBack }),
     };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
+import { crc32c } from '@tfpipe/sink-tfrecord/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
 import { readImageFile, readImageFileHere, stopImageReaders } from './read-image-file.js';
@@ -64,6 +65,16 @@ describe('readImageFile (reader threads)', () => {
     }
     const abc = await readImageFile(path.join(dir, 'abc.bin'), true);
     expect(abc.sha256).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+
+  it('computes the CRC-32C of each file when asked (the check value, and the JS CRC of the sink)', async () => {
+    const check = await readImageFile(await put(dir, 'check.bin', '123456789'), false, true);
+    expect(check.crc32c).toBe(0xe3069283);
+    for (const file of await files()) {
+      const read = await readImageFile(file, true, true);
+      expect(read.crc32c).toBe(crc32c(await readFile(file)));
+      expect((await readImageFile(file, true)).crc32c).toBeUndefined();
+    }
   });
 
   it('reads later files into buffers given back, larger and smaller ones in turn, byte for byte', async () => {

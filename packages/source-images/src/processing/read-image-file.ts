@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs';
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
@@ -8,6 +9,11 @@ export interface ImageFile {
   readonly data: Uint8Array;
   /** Lowercase hex SHA-256 of `data`; `undefined` unless asked for. */
   readonly sha256: string | undefined;
+  /**
+   * CRC-32C of `data` (the CRC a TFRecord frame masks), when asked for and a reader thread with the
+   * native `@node-rs/crc32` read the file; else `undefined`.
+   */
+  readonly crc32c?: number | undefined;
   /**
    * Hands `data`'s memory back to the reader thread that read it, for a later file: `data` (and
    * every view of its buffer) becomes empty here. Only for a caller sure that nothing reads `data`
@@ -25,6 +31,15 @@ const FREE_MAX = 16;
 /** Bytes of buffers a reader thread keeps for later files, at most. */
 const FREE_BYTES = 32 * 1024 * 1024;
 
+/** Where the native `@node-rs/crc32` is, for the reader threads to load; '' when it cannot be found. */
+function nativeCrcPath(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@node-rs/crc32');
+  } catch {
+    return '';
+  }
+}
+
 /** How much lower than the main thread's a reader thread's priority is (nice levels, Linux). */
 const READER_NICENESS = 5;
 
@@ -41,7 +56,9 @@ const IDLE_EXIT_MS = 5000;
 // thread collect its whole heap every few hundred images. A thread keeps at most FREE_MAX buffers
 // and FREE_BYTES bytes; what comes back beyond that is left to the collector.
 //
-// On Linux each reader thread lowers its own priority by READER_NICENESS (see readImageFile).
+// On Linux each reader thread lowers its own priority by READER_NICENESS (see readImageFile). Where
+// the native @node-rs/crc32 loads (and gives the check value), a thread computes a file's CRC-32C
+// when asked, right after reading it.
 const READER_SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
 const { openSync, fstatSync, readSync, closeSync, readlinkSync } = require('node:fs');
@@ -51,6 +68,11 @@ try {
   // This thread's id, as Linux names it ('<pid>/task/<tid>'); elsewhere there is no such link.
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
   setPriority(tid, Math.min(19, getPriority(tid) + ${READER_NICENESS}));
+} catch {}
+let crc32c;
+try {
+  const native = require(${JSON.stringify(nativeCrcPath())}).crc32c;
+  if (native(new TextEncoder().encode('123456789'), 0) === 0xe3069283) crc32c = native;
 } catch {}
 const STEP = 65536;
 const FREE_MAX = ${FREE_MAX};
@@ -100,7 +122,7 @@ function readWhole(path) {
     closeSync(fd);
   }
 }
-parentPort.on('message', ({ id, path, hash, back }) => {
+parentPort.on('message', ({ id, path, hash, crc, back }) => {
   if (back !== undefined) for (const buffer of back) keep(buffer);
   let data;
   try {
@@ -110,13 +132,15 @@ parentPort.on('message', ({ id, path, hash, back }) => {
     return;
   }
   const sha256 = hash ? createHash('sha256').update(data).digest('hex') : undefined;
-  parentPort.postMessage({ id, data, sha256 }, [data.buffer]);
+  const crc32 = crc && crc32c !== undefined ? crc32c(data, 0) : undefined;
+  parentPort.postMessage({ id, data, sha256, crc32c: crc32 }, [data.buffer]);
 });
 `;
 
 /**
  * Reads a whole file and, when `hash` is set, its SHA-256, on a reader thread; the bytes are
- * transferred back, not copied. Internal.
+ * transferred back, not copied. With `crc`, the thread also computes the bytes' CRC-32C (native,
+ * where `@node-rs/crc32` loads), so that a sink framing them need not read them again. Internal.
  *
  * Why threads: `fs.readFile` is four round trips through libuv's pool (open, fstat, read, close),
  * each waiting for the main thread to start the next, and hashing a 110 KB image on the main thread
@@ -138,11 +162,11 @@ parentPort.on('message', ({ id, path, hash, back }) => {
  * @throws the file system's error (with `code`, e.g. `ENOENT`) when the file cannot be read; an
  * error without `code` when a reader thread died
  */
-export function readImageFile(file: string, hash: boolean): Promise<ImageFile> {
+export function readImageFile(file: string, hash: boolean, crc = false): Promise<ImageFile> {
   if (threadsUnavailable) return readImageFileHere(file, hash);
   pool ??= new ReaderPool();
   try {
-    return pool.read(file, hash);
+    return pool.read(file, hash, crc);
   } catch {
     threadsUnavailable = true;
     return readImageFileHere(file, hash);
@@ -182,7 +206,7 @@ class ReaderPool {
   }
 
   /** @throws when a thread cannot be started */
-  read(file: string, hash: boolean): Promise<ImageFile> {
+  read(file: string, hash: boolean, crc: boolean): Promise<ImageFile> {
     let chosen: ReaderThread | undefined;
     for (const reader of this.#readers)
       if (chosen === undefined || reader.load < chosen.load) chosen = reader;
@@ -196,7 +220,7 @@ class ReaderPool {
     }
     const returned = this.#returned;
     if (returned.length > 0) this.#returned = [];
-    return chosen.read(this.#nextId++, file, hash, returned.length > 0 ? returned : undefined);
+    return chosen.read(this.#nextId++, file, hash, crc, returned.length > 0 ? returned : undefined);
   }
 
   async stop(): Promise<void> {
@@ -208,6 +232,7 @@ interface Reply {
   readonly id: number;
   readonly data?: Uint8Array;
   readonly sha256?: string;
+  readonly crc32c?: number | undefined;
   readonly error?: { readonly message: string; readonly code?: string };
 }
 
@@ -241,13 +266,19 @@ class ReaderThread {
   }
 
   /** Asks for one file; `back` (buffers given back) goes with the request. */
-  read(id: number, file: string, hash: boolean, back: ArrayBuffer[] | undefined): Promise<ImageFile> {
+  read(
+    id: number,
+    file: string,
+    hash: boolean,
+    crc: boolean,
+    back: ArrayBuffer[] | undefined,
+  ): Promise<ImageFile> {
     return new Promise<ImageFile>((resolve, reject) => {
       // While busy it keeps the process alive: someone awaits its answer.
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(id, { resolve, reject });
-      if (back === undefined) this.#worker.postMessage({ id, path: file, hash });
-      else this.#worker.postMessage({ id, path: file, hash, back }, back);
+      if (back === undefined) this.#worker.postMessage({ id, path: file, hash, crc });
+      else this.#worker.postMessage({ id, path: file, hash, crc, back }, back);
     });
   }
 
@@ -270,7 +301,7 @@ class ReaderThread {
         given = true;
         pool?.giveBack(data.buffer as ArrayBuffer);
       };
-      waiting.resolve({ data, sha256: reply.sha256, giveBack });
+      waiting.resolve({ data, sha256: reply.sha256, crc32c: reply.crc32c, giveBack });
       return;
     }
     const error = new Error(reply.error.message) as NodeJS.ErrnoException;
