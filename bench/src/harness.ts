@@ -82,19 +82,17 @@ export async function timeRuns(
   note?: string,
   before?: () => Promise<unknown>,
 ): Promise<SideResult> {
-  let cold = 0;
-  let warmStart = 0;
-  for (
-    let round = 0;
-    round < MAX_WARM_UPS && (round === 0 || performance.now() - warmStart < WARM_UP_MS);
-    round++
-  ) {
+  /** One run of `once(round)` after `before` (untimed): its milliseconds. */
+  const time = async (round: number): Promise<number> => {
     await before?.();
     const started = performance.now();
-    if (round === 0) warmStart = started;
-    await once(-1);
-    if (round === 0) cold = items / ((performance.now() - started) / 1000);
-  }
+    await once(round);
+    return performance.now() - started;
+  };
+  const warmStart = performance.now();
+  const cold = items / ((await time(-1)) / 1000);
+  for (let round = 1; round < MAX_WARM_UPS && performance.now() - warmStart < WARM_UP_MS; round++)
+    await time(-1);
   const samples: number[] = [];
   // No forced collection between runs: a forced gc() makes V8 drop its optimized code (measured: 143
   // functions optimized over 5 runs instead of 59), so every run would re-warm the JIT.
@@ -102,10 +100,7 @@ export async function timeRuns(
   // median of 5 runs of 35 ms spans 0.2 s, which one burst of noise on a shared machine covers.
   let timed = 0;
   for (let round = 0; round < repeats || (timed < MIN_TIMED_MS && round < MAX_RUNS); round++) {
-    await before?.();
-    const started = performance.now();
-    await once(round);
-    const elapsed = performance.now() - started;
+    const elapsed = await time(round);
     timed += elapsed;
     samples.push(items / (elapsed / 1000));
   }

@@ -11,6 +11,7 @@ import {
   timeRuns,
   type BenchCase,
   type SideContext,
+  type SideDefinition,
 } from '../harness.js';
 
 const ROWS = 1_000_000;
@@ -81,6 +82,20 @@ async function convert(context: SideContext, multiple: number, byteParser = true
     }),
     tfrecordSink({ path: output, fsync: false }),
   );
+}
+
+/** One cold run of {@link convert} over the file `multiple` times the size, for its peak RSS. */
+function multipleSide(multiple: number): SideDefinition {
+  return {
+    label: `tfpipe, ${multiple}x input (RSS)`,
+    run: (context) =>
+      timeOnce(
+        scaled(multiple * ROWS, context.scale),
+        () => convert(context, multiple),
+        'one run',
+        removing(outputOf(context, multiple)),
+      ),
+  };
 }
 
 /** The same through row objects: `csvSource` → core's `buildExamples` → `tfrecordSink`. */
@@ -163,26 +178,8 @@ export const csvCase: BenchCase = {
           `batchSize ${BATCH}`,
         ),
     },
-    'ours-2x': {
-      label: 'tfpipe, 2x input (RSS)',
-      run: (context) =>
-        timeOnce(
-          scaled(2 * ROWS, context.scale),
-          () => convert(context, 2),
-          'one run',
-          removing(outputOf(context, 2)),
-        ),
-    },
-    'ours-5x': {
-      label: 'tfpipe, 5x input (RSS)',
-      run: (context) =>
-        timeOnce(
-          scaled(5 * ROWS, context.scale),
-          () => convert(context, 5),
-          'one run',
-          removing(outputOf(context, 5)),
-        ),
-    },
+    'ours-2x': multipleSide(2),
+    'ours-5x': multipleSide(5),
   },
   comparisons: [
     { ours: 'ours', baseline: 'parser', target: 0.6 },

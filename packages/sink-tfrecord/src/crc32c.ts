@@ -119,7 +119,7 @@ export function rangeFunction(tables: Tuple<Int32Array, 16>): Crc32cRange {
 
 /**
  * The CRC-32C of `A` followed by `B`, from the CRC of `A`, the CRC of `B` and `B`'s length alone:
- * no byte is read (zlib's `crc32_combine`, over CRC-32C's polynomial). ~1 µs for a 100 KB `B`,
+ * no byte is read (zlib's `crc32_combine`, over CRC-32C's polynomial). ~1.9 µs for a 100 KB `B`,
  * against ~13 µs to read it through the native CRC.
  */
 export function crc32cCombine(crcA: number, crcB: number, lengthB: number): number {

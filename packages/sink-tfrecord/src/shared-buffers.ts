@@ -46,13 +46,11 @@ export const sharedBufferCounts = { allocated: 0, reused: 0 };
  * does the same for a writer that opens many shards.
  */
 export function takeSharedFrameBuffers(size: number): SharedFrameBuffers {
-  lastUse = performance.now();
-  const pooled = pools.get(size)?.pop();
-  if (pooled !== undefined) {
-    sharedBufferCounts.reused++;
-    return pooled;
-  }
-  sharedBufferCounts.allocated++;
+  return takePooled(pools, size, sharedBufferCounts, makeSharedFrameBuffers);
+}
+
+/** A new {@link takeSharedFrameBuffers}. */
+function makeSharedFrameBuffers(size: number): SharedFrameBuffers {
   const slots = Math.floor(size / FRAME_OVERHEAD) + 1;
   const framesAt = Math.ceil(size / 4) * 4;
   // The state word follows the frame table.
@@ -134,14 +132,24 @@ export const plainBufferCounts = { allocated: 0, reused: 0 };
  * time (7 in 30 files with them, 1 without).
  */
 export function takePlainBuffer(size: number): Uint8Array {
+  return takePooled(plainPools, size, plainBufferCounts, (length) => new Uint8Array(length));
+}
+
+/** An idle `size` entry of `from`, else a new one from `make`; counted in `counts`. */
+function takePooled<T>(
+  from: Map<number, T[]>,
+  size: number,
+  counts: { allocated: number; reused: number },
+  make: (size: number) => T,
+): T {
   lastUse = performance.now();
-  const pooled = plainPools.get(size)?.pop();
+  const pooled = from.get(size)?.pop();
   if (pooled !== undefined) {
-    plainBufferCounts.reused++;
+    counts.reused++;
     return pooled;
   }
-  plainBufferCounts.allocated++;
-  return new Uint8Array(size);
+  counts.allocated++;
+  return make(size);
 }
 
 /** Gives idle plain buffers back for the next file; the caller must not touch them afterwards. Internal. */
