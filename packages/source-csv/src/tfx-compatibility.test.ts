@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import {
@@ -11,12 +10,10 @@ import {
 } from './__fixtures__/test-support.js';
 import type { DecodedFeature } from './__fixtures__/test-support.js';
 import { csvToExamples } from './csv-features.js';
+import { tfrecordCorpusFile } from '../../../test-support/corpus.js';
 
-// What TFX's CsvExampleGen wrote for the Chicago taxi eval split (see /work/shared/corpus/NOTICE.md).
-const corpus = path.resolve(
-  import.meta.dirname,
-  '../../../../shared/corpus/tfrecord/tfx_taxi_csvgen_eval_00000.tfrecord.gz',
-);
+// What TFX's CsvExampleGen wrote for the Chicago taxi eval split (see test-support/corpus/NOTICE.md).
+const corpus = tfrecordCorpusFile('tfx_taxi_csvgen_eval_00000.tfrecord.gz');
 const tfx = readFrames(gunzipSync(readFileSync(corpus))).map((frame) => decodeExampleBytes(frame));
 const columns = Object.keys(tfx[0]!).sort();
 

@@ -1,9 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- rows are compared as plain objects */
-// Every file of apache/parquet-testing (../shared/corpus/parquet): readable ones match hyparquet's
+// Every file of apache/parquet-testing (test-support/corpus/parquet): readable ones match hyparquet's
 // own rows and the *_expect.csv files; the others fail with a TfpipeError naming file and column.
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TfpipeError } from '@tfpipe/core';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
@@ -12,9 +11,9 @@ import { describe, expect, test } from 'vitest';
 import { compareRow } from './__fixtures__/compare-rows.js';
 import { parquetSchema } from './node/parquet-schema.js';
 import { collectRows } from './__fixtures__/collect-rows.js';
+import { PARQUET_CORPUS } from '../../../test-support/corpus.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const corpus = path.resolve(repoRoot, '../shared/corpus/parquet');
+const corpus = PARQUET_CORPUS;
 const files = [
   ...readdirSync(corpus).filter((name) => name.endsWith('.parquet')),
   ...readdirSync(path.join(corpus, 'geospatial')).map((name) => `geospatial/${name}`),

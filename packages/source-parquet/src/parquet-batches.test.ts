@@ -2,7 +2,6 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildExamples, positionOf, reportOf, run } from '@tfpipe/core';
 import type { TfpipeError } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
@@ -13,11 +12,9 @@ import { parquetExampleSpec } from './parquet-example-spec.js';
 import { parquetSchema } from './node/parquet-schema.js';
 import { parquetSource } from './node/parquet-source.js';
 import type { ParquetSourceOptions } from './node/parquet-source.js';
+import { PARQUET_CORPUS } from '../../../test-support/corpus.js';
 
-const corpus = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../shared/corpus/parquet',
-);
+const corpus = PARQUET_CORPUS;
 const ROWS = 2500;
 let directory: string;
 let file: string;

@@ -2,7 +2,6 @@
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { positionOf, reportOf } from '@tfpipe/core';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { rejectionOf } from '@tfpipe/core/testing';
@@ -11,11 +10,9 @@ import { parquetExampleSpec } from './parquet-example-spec.js';
 import { parquetSchema } from './node/parquet-schema.js';
 import { parquetSource } from './node/parquet-source.js';
 import { collectRows } from './__fixtures__/collect-rows.js';
+import { PARQUET_CORPUS } from '../../../test-support/corpus.js';
 
-const corpus = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../../shared/corpus/parquet',
-);
+const corpus = PARQUET_CORPUS;
 let directory: string;
 let tenRows: string;
 

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { TfpipeError, reportOf } from '@tfpipe/core';
 import { parquetWriteBuffer } from 'hyparquet-writer';
@@ -19,6 +18,7 @@ import {
 } from '../../../test-support/byte-mutations.js';
 import { startHangWatchdog, type HangWatchdog } from '../../../test-support/hang-watchdog.js';
 import { parquetSource } from './node/parquet-source.js';
+import { PARQUET_CORPUS } from '../../../test-support/corpus.js';
 
 const FULL = process.env.RELIABILITY_FULL === '1';
 const SEED = Number(process.env.RELIABILITY_SEED ?? 8);
@@ -31,8 +31,7 @@ const MAX_COLUMN_CHUNK_BYTES = 8 * 1024 * 1024;
 /** ArrayBuffer growth over the baseline allowed while reading one mutated file. */
 const MAX_GROWTH_BYTES = 64 * 1024 * 1024;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const corpus = path.resolve(repoRoot, '../shared/corpus/parquet');
+const corpus = PARQUET_CORPUS;
 
 /** A file written here by hyparquet-writer (format v2 footer, snappy): two row groups, a list, nulls. */
 const written = new Uint8Array(

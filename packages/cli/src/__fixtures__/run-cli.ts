@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TFRECORD_CORPUS } from '../../../../test-support/corpus.js';
 
 /** The built executable, run as a user runs it. */
 export const BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
-/** Repo-relative third-party corpus (CI has ../shared beside the checkout). */
-export const CORPUS = fileURLToPath(new URL('../../../../../shared/corpus/tfrecord/', import.meta.url));
+/** The vendored third-party TFRecord corpus (test-support/corpus, see its NOTICE.md). */
+export const CORPUS = TFRECORD_CORPUS;
 
 /** Runs `tfpipe ...args` and resolves with its exit code and output (never rejects on a non-zero exit). */
 export function tfpipe(

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import type { Feature } from '../model/feature.js';
@@ -8,9 +7,9 @@ import { plainFeatures } from './codec-test-helpers.js';
 import { decodeExample, decodeSequenceExample } from './decode-example.js';
 import { encodeExample, encodeSequenceExample } from './encode-example.js';
 import { tfProto } from './tf-proto.js';
+import { TFRECORD_CORPUS } from '../../../../test-support/corpus.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const corpus = path.resolve(repoRoot, '../shared/corpus/tfrecord');
+const corpus = TFRECORD_CORPUS;
 
 /** A minimal TFRecord framing reader for this test only (u64 length, u32 crc, data, u32 crc; CRCs not checked). */
 function records(file: string): Uint8Array[] {

@@ -5,12 +5,13 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
 import { frameRecord } from '../frame-record.js';
+import { TFRECORD_CORPUS } from '../../../../test-support/corpus.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The checkout root (packages/sink-tfrecord/src/__fixtures__ → four levels up). */
 export const repoRoot = resolve(here, '../../../..');
-/** The read-only third-party TFRecord corpus beside the checkout (see its NOTICE.md). */
-export const corpusDir = resolve(repoRoot, '../shared/corpus/tfrecord');
+/** The vendored third-party TFRecord corpus (test-support/corpus, see its NOTICE.md). */
+export const corpusDir = TFRECORD_CORPUS;
 
 /** Every corpus file with the record count its NOTICE.md gives. */
 export const CORPUS: readonly { file: string; records: number; compression: 'none' | 'gzip' }[] = [

@@ -2,15 +2,12 @@
 // Detection tooling: framing (u64 length, u32 masked CRC, data, u32 masked CRC; CRCs are the sink
 // package's tests), payloads decoded with core's decodeExample.
 import { readFile } from 'node:fs/promises';
-import * as path from 'node:path';
 import { decodeExample } from '@tfpipe/core';
 import type { Feature } from '@tfpipe/core';
+import { tfrecordCorpusFile } from '../../../../test-support/corpus.js';
 
-/** `../shared/corpus/tfrecord/raccoon_test_jpeg.record`, beside the checkout. */
-export const RACCOON_RECORD = path.resolve(
-  import.meta.dirname,
-  '../../../../../shared/corpus/tfrecord/raccoon_test_jpeg.record',
-);
+/** `test-support/corpus/tfrecord/raccoon_test_jpeg.record` (see its NOTICE.md). */
+export const RACCOON_RECORD = tfrecordCorpusFile('raccoon_test_jpeg.record');
 
 /** The payloads of every record of an uncompressed TFRecord file. */
 export function framedRecords(file: Uint8Array): Uint8Array[] {
