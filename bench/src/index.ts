@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchCase, SideResult } from './harness.js';
+import { cliCase } from './cases/cli.js';
 import { csvCase } from './cases/csv.js';
 import { imagesCase } from './cases/images.js';
 import { largeRecordsCase } from './cases/large-records.js';
@@ -27,6 +28,7 @@ const CASES: readonly BenchCase[] = [
   csvCase,
   imagesCase,
   parquetCase,
+  cliCase,
 ];
 const RESULT_MARK = 'BENCH_RESULT ';
 
@@ -46,7 +48,8 @@ async function child(caseName: string, sideName: string): Promise<void> {
     scale: Number(process.env.BENCH_SCALE),
     repeats: Number(process.env.BENCH_REPEATS),
   });
-  const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+  // A side that times other processes reports their peak; every other side, this process's own.
+  const peakRssBytes = result.peakRssBytes ?? process.resourceUsage().maxRSS * 1024;
   process.stdout.write(`${RESULT_MARK}${JSON.stringify({ ...result, peakRssBytes })}\n`);
 }
 

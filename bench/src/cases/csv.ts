@@ -13,6 +13,7 @@ import {
   type SideContext,
   type SideDefinition,
 } from '../harness.js';
+import { TFPIPE_BIN, baselineScript, processSide } from '../process-side.js';
 
 const ROWS = 1_000_000;
 const BATCH = 1024;
@@ -178,6 +179,27 @@ export const csvCase: BenchCase = {
           `batchSize ${BATCH}`,
         ),
     },
+    cli: processSide({
+      label: 'tfpipe convert data.csv out.tfrecord (the CLI process; kinds inferred)',
+      items: ROWS,
+      args: (context) => [
+        TFPIPE_BIN,
+        'convert',
+        join(context.dataDirectory, fileName(1)),
+        join(context.workDirectory, 'cli.tfrecord'),
+        '--quiet',
+      ],
+      output: (context) => join(context.workDirectory, 'cli.tfrecord'),
+    }),
+    papaparse: processSide({
+      label: 'papaparse parse only (a node process)',
+      items: ROWS,
+      args: (context) => [
+        baselineScript('papaparse-parse'),
+        join(context.dataDirectory, fileName(1)),
+        String(scaled(ROWS, context.scale)),
+      ],
+    }),
     'ours-2x': multipleSide(2),
     'ours-5x': multipleSide(5),
   },
@@ -186,6 +208,8 @@ export const csvCase: BenchCase = {
     { ours: 'text', baseline: 'parser' },
     { ours: 'rows', baseline: 'parser' },
     { ours: 'ours-2x', baseline: 'parser' },
+    // Issue 22's target for the CLI, end to end.
+    { ours: 'cli', baseline: 'papaparse', target: 1.0 },
     { ours: 'ours-5x', baseline: 'parser' },
   ],
 };
