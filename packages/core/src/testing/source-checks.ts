@@ -49,7 +49,8 @@ export interface SourceSuiteOptions<Fixture, Row> {
    */
   readonly openHandles?: () => number | Promise<number>;
   /**
-   * Milliseconds the suite waits for a source to run ahead, or to release its files.
+   * Milliseconds the suite waits for a source to run ahead, or to release its files (polled up to 20
+   * times for the release).
    * @default 50
    */
   readonly settleMs?: number;
@@ -82,6 +83,9 @@ export interface BadFixture<Fixture> {
   readonly expectedPosition?: Position;
 }
 
+/** Settle periods `released` waits, at most, for a source's files to close. */
+const RELEASE_POLLS = 20;
+
 /**
  * The source conformance checks as plain functions, for `testSource` to register and for tests that
  * want to prove a broken source fails them.
@@ -94,11 +98,17 @@ export function sourceChecks<Fixture, Row>(options: SourceSuiteOptions<Fixture, 
   const produced = options.produced ?? ((source: ReadableStream<Row>) => reportOf(source)?.records);
   const handles = async (): Promise<number | undefined> =>
     options.openHandles === undefined ? activeFileResources() : await options.openHandles();
+  // A loaded machine can take longer than settleMs to run a close, so the count is polled for up to
+  // RELEASE_POLLS settle periods before a handle counts as leaked.
   const released = async (baseline: number | undefined, when: string): Promise<void> => {
     if (baseline === undefined) return;
-    await sleep(settleMs);
-    const now = await handles();
-    expectThat(now !== undefined && now <= baseline, `${when}: ${now} file handles open, ${baseline} before`);
+    let now: number | undefined;
+    for (let poll = 0; poll < RELEASE_POLLS; poll++) {
+      await sleep(settleMs);
+      now = await handles();
+      if (now !== undefined && now <= baseline) return;
+    }
+    expectThat(false, `${when}: ${now} file handles open, ${baseline} before`);
   };
   const make = (fixture: Fixture): Promise<ReadableStream<Row>> =>
     within(Promise.resolve(create(fixture)), timeoutMs, 'create()');
