@@ -55,7 +55,9 @@ describe('JSON Lines line limit and splitting', () => {
       line: 3,
       byteOffset: record(1).length + record(2).length + 2,
     });
-    expect(outcome.error?.message).toContain('over 1048576 bytes (maxLineBytes)');
+    expect(outcome.error?.message).toContain(
+      'over 1048576 bytes (maxLineBytes in the jsonl source options of a pipeline file)',
+    );
     expect(outcome.records).toBe(2);
     // Stopped one 1 MiB read past the limit, not after holding 24 MiB of line (and its string).
     expect(outcome.growth).toBeLessThan(8 * MiB);

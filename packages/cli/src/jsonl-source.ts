@@ -59,7 +59,7 @@ export function jsonLinesSource(
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const splitter = new LineSplitter({
     maxLineBytes,
-    limitName: 'maxLineBytes',
+    limitName: 'maxLineBytes in the jsonl source options of a pipeline file',
     file: options.path,
     stage: 'jsonLinesSource',
   });
