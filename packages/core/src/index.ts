@@ -65,6 +65,11 @@ export type { ReaderSpec, FeatureParseSpec } from './stats/reader-spec.js';
 export { tensorflowSpec, daliSpec } from './stats/python-spec.js';
 export type { PythonSpecOptions } from './stats/python-spec.js';
 
+// Text inputs: bounded linear line splitting, UTF-16 detection
+export { LineSplitter } from './text/line-splitter.js';
+export type { LineSplitterOptions } from './text/line-splitter.js';
+export { utf16Evidence, utf16Advice } from './text/utf16-evidence.js';
+
 // Exact fast number parsing, for sources with their own cell rules (CSV's Python spellings)
 export { plainDecimal } from './stages/coerce-float.js';
 export { smallInteger } from './stages/coerce-int64.js';

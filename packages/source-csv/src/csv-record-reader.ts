@@ -1,4 +1,4 @@
-import { TfpipeError } from '@tfpipe/core';
+import { TfpipeError, utf16Advice } from '@tfpipe/core';
 import type { RecordErrorPolicy } from '@tfpipe/core';
 import { planColumns, sameHeader } from './column-plan.js';
 import type { ColumnPlan } from './column-plan.js';
@@ -6,7 +6,7 @@ import { CsvParser, RecordTooLongError, UnterminatedQuoteError, countNewlines } 
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { detectDelimiter } from './detect-delimiter.js';
 import { ChunkedFileReader, READ_CHUNK_BYTES, expandPaths } from './file-input.js';
-import { InvalidUtf8Error, Utf8ChunkDecoder } from './utf8-chunk-decoder.js';
+import { InvalidUtf8Error, Utf16InputError, Utf8ChunkDecoder } from './utf8-chunk-decoder.js';
 
 /** One data record with the right number of fields, and where it is. */
 export interface CsvRecord {
@@ -280,6 +280,14 @@ export class CsvRecordReader {
     try {
       return chunk === undefined ? this.#decoder.end() : this.#decoder.decode(chunk);
     } catch (error) {
+      if (error instanceof Utf16InputError) {
+        throw new TfpipeError('CSV_ENCODING', 'not UTF-8', {
+          stage: STAGE,
+          fatal: true,
+          position: { file: this.#file, line: 1, byteOffset: 0 },
+          reason: utf16Advice(error.encoding, this.#file),
+        });
+      }
       if (!(error instanceof InvalidUtf8Error)) throw error;
       // Every chunk decoded before this one has been fed: to the parser, or still held for sniffing.
       const before = this.#parser?.newlinesPushed ?? countNewlines(this.#sniffed, 0, this.#sniffed.length);

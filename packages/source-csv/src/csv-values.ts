@@ -55,11 +55,48 @@ export function parseInt64Cell(text: string): number | bigint {
   return small !== undefined ? small : parseInt64Text(text);
 }
 
-/** Parses a float cell (stored later as float32). @throws CellValueError */
+/**
+ * Parses a float cell (stored later as float32). A number float32 cannot hold, `1e39` (would be
+ * Infinity) or `1e-46` (would be 0), is an error rather than TensorFlow's silent rounding.
+ * @throws CellValueError
+ */
 export function parseFloatText(text: string): number {
   const value = floatOrUndefined(text);
   if (value === undefined) throw new CellValueError(`${JSON.stringify(text)} is not a number`);
+  const loss = float32Loss(text, value);
+  if (loss !== undefined) throw new CellValueError(`${JSON.stringify(text)} ${loss}`);
   return value;
+}
+
+/** Largest finite float32. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * Why float32 cannot hold the number `text` spells (`value`, parsed as a double), or undefined when
+ * it can: a finite literal that rounds to ±Infinity, or a nonzero literal that rounds to zero.
+ * `inf` and `nan` spelled out are kept. Cheap: a `Math.fround` on the common path.
+ */
+export function float32Loss(text: string, value: number): string | undefined {
+  const narrowed = Math.fround(value);
+  if (narrowed === Infinity || narrowed === -Infinity) {
+    // Only the spelled-out infinities contain an "n"; a numeric literal never does.
+    if (/n/i.test(text)) return undefined;
+    return `is beyond the float32 range (±${FLOAT32_MAX.toPrecision(8)}): it would be stored as ${narrowed}`;
+  }
+  if (narrowed === 0 && hasNonzeroDigit(text)) {
+    return 'is too close to zero for float32 (under 1.4e-45): it would be stored as 0';
+  }
+  return undefined;
+}
+
+/** True when a digit 1-9 comes before the exponent (so the literal is not a zero). */
+function hasNonzeroDigit(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x65 || code === 0x45) return false;
+    if (code >= 0x31 && code <= 0x39) return true;
+  }
+  return false;
 }
 
 function floatOrUndefined(text: string): number | undefined {
@@ -121,15 +158,22 @@ export function parseBooleanText(text: string): bigint {
   throw new CellValueError(`${JSON.stringify(text)} is not a boolean (true/false/1/0)`);
 }
 
+/** A zero before another digit (`007`, `-01`, `02134`, not `0`, `-0` or `0.5`): a code, not a number. */
+const LEADING_ZERO = /^\s*[+-]?0\d/;
+
 /**
- * The kind TFX's `_InferValueType` gives one non-empty cell: int64 when it is an integer in range,
- * bytes when it is an integer beyond int64, float when it parses as a float, bytes otherwise.
- * (Empty cells are "unknown" and are not passed here.)
+ * The kind one non-empty cell infers: int64 when it is an integer in range, float when it parses as
+ * a float that float32 holds, bytes otherwise. This is TFX's `_InferValueType` except where TFX
+ * loses data, which stay bytes here: leading zeros (TFX reads the ZIP code `02134` as 2134),
+ * integers beyond int64 (as TFX), and floats float32 cannot hold (TFX stores `1e309` as inf and
+ * `1e-400` as 0). (Empty cells are "unknown" and are not passed here.)
  */
 export function inferTextKind(text: string): CsvKind {
+  if (LEADING_ZERO.test(text)) return 'bytes';
   const integer = parseIntegerText(text);
   if (integer !== undefined) return inInt64Range(integer) ? 'int64' : 'bytes';
-  return floatOrUndefined(text) === undefined ? 'bytes' : 'float';
+  const value = floatOrUndefined(text);
+  return value === undefined || float32Loss(text, value) !== undefined ? 'bytes' : 'float';
 }
 
 /** The wider of two kinds: int64 < float < bytes. */

@@ -5,6 +5,8 @@
  * chunk's newlines again). A character split across two chunks decodes whole. A leading BOM is removed.
  */
 
+import { utf16Evidence } from '@tfpipe/core';
+
 /** Where the first invalid UTF-8 byte is. */
 export class InvalidUtf8Error extends Error {
   constructor(
@@ -20,6 +22,16 @@ export class InvalidUtf8Error extends Error {
   }
 }
 
+/** The input starts like UTF-16, not UTF-8 (a BOM, or ASCII with a NUL after or before each character). */
+export class Utf16InputError extends InvalidUtf8Error {
+  constructor(readonly encoding: 'UTF-16LE' | 'UTF-16BE') {
+    super(0, 0);
+  }
+}
+
+/** Bytes of the input's start looked at for UTF-16 evidence. */
+const HEAD_BYTES = 64;
+
 /** Decodes chunk after chunk; see the file comment. */
 export class Utf8ChunkDecoder {
   readonly #decoder: TextDecoder;
@@ -27,6 +39,8 @@ export class Utf8ChunkDecoder {
   #tail: Uint8Array = new Uint8Array(0);
   /** Bytes decoded so far (from the start of the file). */
   #offset: number;
+  /** The input's first bytes while they are too few to rule UTF-16 out; undefined once ruled out. */
+  #head: Uint8Array | undefined;
 
   /**
    * @param startOffset - where in the file the input starts: past 0, a leading U+FEFF is text, not a
@@ -34,6 +48,7 @@ export class Utf8ChunkDecoder {
    */
   constructor(startOffset = 0) {
     this.#offset = startOffset;
+    this.#head = startOffset === 0 ? new Uint8Array(0) : undefined;
     this.#decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: startOffset > 0 });
   }
 
@@ -42,8 +57,9 @@ export class Utf8ChunkDecoder {
     return this.#tail;
   }
 
-  /** Decodes one chunk. @throws InvalidUtf8Error */
+  /** Decodes one chunk. @throws InvalidUtf8Error, Utf16InputError */
   decode(chunk: Uint8Array): string {
+    if (this.#head !== undefined) this.#checkHead(chunk);
     let text: string;
     try {
       text = this.#decoder.decode(chunk, { stream: true });
@@ -61,6 +77,14 @@ export class Utf8ChunkDecoder {
     } catch {
       throw new InvalidUtf8Error(this.#offset - this.#tail.length, 0);
     }
+  }
+
+  /** UTF-16 ASCII is valid UTF-8 (NULs): caught here, before it parses as one odd column. */
+  #checkHead(chunk: Uint8Array): void {
+    const head = concat(this.#head!, chunk.subarray(0, HEAD_BYTES));
+    const encoding = head.length >= 2 ? utf16Evidence(head) : undefined;
+    if (encoding !== undefined) throw new Utf16InputError(encoding);
+    this.#head = head.length >= HEAD_BYTES ? undefined : head;
   }
 
   #account(chunk: Uint8Array): void {

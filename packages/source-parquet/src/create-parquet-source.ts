@@ -9,6 +9,7 @@ import type { ParquetSchema } from './parquet-schema-types.js';
 import { ParquetPositioned } from './parquet-positioned.js';
 import { checkPageHeaders, columnChunkRanges } from './check-page-headers.js';
 import type { ColumnChunkRange } from './check-page-headers.js';
+import { pageCompressors } from './page-compressors.js';
 import { parquetError } from './parquet-error.js';
 import { planSlices } from './plan-slices.js';
 import type { RowSlice } from './plan-slices.js';
@@ -127,6 +128,7 @@ export function createParquetSource(
 ): ReadableStream<ParquetChunk> & Reporter {
   const resolved = resolveReadOptions(options);
   const policy = new RecordErrorPolicy(options);
+  const compressors = pageCompressors(resolved.maxPageBytes);
   let inputs: readonly ParquetInput[] = [];
   let inputIndex = 0;
   let firstSchema: ParquetSchema | undefined;
@@ -153,7 +155,13 @@ export function createParquetSource(
               ? Promise.reject(rangeError)
               : Promise.resolve(opened.buffer.slice(start, end)).then((result) => {
                   bytes += result.byteLength;
-                  const pageError = checkPageHeaders(new Uint8Array(result), start, chunks, input.name);
+                  const pageError = checkPageHeaders(
+                    new Uint8Array(result),
+                    start,
+                    chunks,
+                    input.name,
+                    resolved.maxPageBytes,
+                  );
                   if (pageError !== undefined) throw pageError;
                   return result;
                 });
@@ -270,6 +278,7 @@ export function createParquetSource(
         reading.columns,
         slice,
         reading.input.name,
+        compressors,
       );
       if (rawRows.length > 0) return { reading, slice, rawRows, next: 0 };
     }

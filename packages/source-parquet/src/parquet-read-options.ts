@@ -78,6 +78,14 @@ export interface ParquetReadOptions extends RecordErrorOptions {
    * @default 1073741824 (1 GiB)
    */
   readonly maxColumnChunkBytes?: number;
+  /**
+   * Refuse (with `PARQUET_UNSUPPORTED`) to decompress a page whose header claims more than this
+   * many bytes uncompressed. hyparquet allocates the claimed size before decompressing, so a few
+   * hundred bytes of file could otherwise claim gigabytes. A page is also refused (`PARQUET_FORMAT`)
+   * when it claims more than its whole column chunk.
+   * @default 268435456 (256 MiB), or `maxColumnChunkBytes` when that is smaller
+   */
+  readonly maxPageBytes?: number;
 }
 
 /** The read options with their defaults applied. */
@@ -93,9 +101,12 @@ export interface ResolvedReadOptions {
   readonly separator: string;
   readonly nested: NestedMode;
   readonly maxColumnChunkBytes: number;
+  readonly maxPageBytes: number;
 }
 
 const STAGE = 'parquetSource';
+/** Real writers cut pages near 1 MiB; 256 MiB leaves room for pages of large binary values. */
+const DEFAULT_MAX_PAGE_BYTES = 2 ** 28;
 
 function invalid(option: string, detail: string): TfpipeError {
   return new TfpipeError('INVALID_OPTION', `${option} ${detail}`, {
@@ -141,6 +152,8 @@ export function resolveReadOptions(options: ParquetReadOptions): ResolvedReadOpt
   checkCount('decodeRows', options.decodeRows, 1);
   checkCount('batchSize', options.batchSize, 1);
   checkCount('maxColumnChunkBytes', options.maxColumnChunkBytes, 1);
+  checkCount('maxPageBytes', options.maxPageBytes, 1);
+  const maxColumnChunkBytes = options.maxColumnChunkBytes ?? 2 ** 30;
   const rowStart = options.rowStart ?? 0;
   const rowEnd = options.rowEnd ?? Number.MAX_SAFE_INTEGER;
   if (rowEnd < rowStart)
@@ -165,6 +178,7 @@ export function resolveReadOptions(options: ParquetReadOptions): ResolvedReadOpt
     timestampUnit: options.timestampUnit,
     separator: options.separator ?? '/',
     nested: options.nested ?? 'error',
-    maxColumnChunkBytes: options.maxColumnChunkBytes ?? 2 ** 30,
+    maxColumnChunkBytes,
+    maxPageBytes: options.maxPageBytes ?? Math.min(DEFAULT_MAX_PAGE_BYTES, maxColumnChunkBytes),
   };
 }

@@ -4,6 +4,7 @@ import { mapParquetSchema } from './map-parquet-schema.js';
 import { resolveReadOptions } from './parquet-read-options.js';
 import type { ParquetReadOptions } from './parquet-read-options.js';
 import type { ParquetSchema } from './parquet-schema-types.js';
+import { parquetError } from './parquet-error.js';
 import { readParquetFooter } from './read-parquet-footer.js';
 import { bufferInput } from './web/parquet-source.js';
 
@@ -33,7 +34,13 @@ export async function parquetSchema(
   const input = bufferInput(file, options.name);
   const { buffer } = await input.open();
   const metadata = await readParquetFooter(buffer, input.name);
-  const { schema } = mapParquetSchema(metadata, resolved);
+  let schema: ParquetSchema;
+  try {
+    ({ schema } = mapParquetSchema(metadata, resolved));
+  } catch (error) {
+    // hyparquet's schema tree throws plain TypeErrors on a schema that claims more children than it has.
+    throw parquetError(error, 'invalid schema in the footer', { file: input.name });
+  }
   for (const column of resolved.columns ?? []) {
     if (!schema.columns.includes(column)) {
       throw new TfpipeError('PARQUET_COLUMN', `no column "${column}"`, {

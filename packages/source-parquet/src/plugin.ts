@@ -32,6 +32,14 @@ export const parquetSourceOptionsSchema = z.strictObject({
   timestampUnit: z.enum(['s', 'ms', 'us', 'ns'], { error: 'expected "s", "ms", "us" or "ns"' }).optional(),
   separator: name.optional(),
   nested: z.enum(['error', 'parallel'], { error: 'expected "error" or "parallel"' }).optional(),
+  maxColumnChunkBytes: z
+    .int({ error: 'expected a positive integer (bytes)' })
+    .min(1, { error: 'expected a positive integer (bytes)' })
+    .optional(),
+  maxPageBytes: z
+    .int({ error: 'expected a positive integer (bytes)' })
+    .min(1, { error: 'expected a positive integer (bytes)' })
+    .optional(),
   missing: z.enum(['omit', 'empty', 'error'], { error: 'expected "omit", "empty" or "error"' }).optional(),
 });
 

@@ -40,8 +40,9 @@ export async function readParquetFooter(buffer: AsyncBuffer, file: string): Prom
       `bad magic ${JSON.stringify(tail)} at the end, expected "PAR1"`,
     );
   }
+  let metadata: FileMetaData;
   try {
-    return await parquetMetadataAsync(buffer, { parsers: RAW_PARSERS, geoparquet: false });
+    metadata = await parquetMetadataAsync(buffer, { parsers: RAW_PARSERS, geoparquet: false });
   } catch (error) {
     if (TfpipeError.is(error)) throw error.withPosition({ file });
     throw new TfpipeError('PARQUET_FORMAT', 'corrupt Parquet footer', {
@@ -50,6 +51,42 @@ export async function readParquetFooter(buffer: AsyncBuffer, file: string): Prom
       reason: error instanceof Error ? error.message : String(error),
       cause: error,
     });
+  }
+  checkSchemaDepth(metadata, file);
+  return metadata;
+}
+
+/**
+ * Deepest nesting of groups a schema may have. hyparquet and the feature mapping walk the schema
+ * recursively: 12,000 levels overflowed the stack. Real schemas nest a few levels (Arrow caps its
+ * own types at 64).
+ */
+const MAX_SCHEMA_DEPTH = 64;
+
+/** Refuses (`PARQUET_SCHEMA`) a schema nested deeper than `MAX_SCHEMA_DEPTH`, walking it without recursion. */
+function checkSchemaDepth(metadata: FileMetaData, file: string): void {
+  // Children still to come at each open group, the root first, and the open groups' names.
+  const remaining: number[] = [];
+  const names: string[] = [];
+  for (const element of metadata.schema) {
+    while (remaining.length > 0 && remaining[remaining.length - 1] === 0) {
+      remaining.pop();
+      names.pop();
+    }
+    if (remaining.length > 0) remaining[remaining.length - 1]! -= 1;
+    const children = element.num_children ?? 0;
+    if (children <= 0) continue;
+    remaining.push(children);
+    names.push(element.name);
+    // The root is no group of a column: a column's depth is the open groups below it.
+    if (remaining.length - 1 > MAX_SCHEMA_DEPTH) {
+      const column = names[1] ?? element.name;
+      throw new TfpipeError('PARQUET_SCHEMA', 'schema nested too deep', {
+        stage: 'parquetSource',
+        position: { file, field: column },
+        reason: `column "${column}" nests groups more than ${MAX_SCHEMA_DEPTH} levels deep (${names.slice(1, 4).join('.')}.…); tfpipe reads at most ${MAX_SCHEMA_DEPTH}`,
+      });
+    }
   }
 }
 

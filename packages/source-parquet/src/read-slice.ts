@@ -1,7 +1,6 @@
 import { TfpipeError } from '@tfpipe/core';
-import type { AsyncBuffer, FileMetaData } from 'hyparquet';
+import type { AsyncBuffer, Compressors, FileMetaData } from 'hyparquet';
 import { parquetRead } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import type { RowSlice } from './plan-slices.js';
 import { parquetError } from './parquet-error.js';
 import { RAW_PARSERS } from './read-parquet-footer.js';
@@ -11,6 +10,7 @@ async function decode(
   metadata: FileMetaData,
   columns: string[],
   slice: RowSlice,
+  compressors: Compressors,
 ): Promise<unknown[][]> {
   let rows: unknown[][] = [];
   await parquetRead({
@@ -63,6 +63,8 @@ export function checkChunkSizes(
  * Decodes every selected column of one slice into row arrays (in `columns` order). Nothing is
  * returned unless the whole slice decoded. On failure each column is retried alone to name the
  * one that is broken.
+ *
+ * @param compressors - the page decompressors (`pageCompressors`, which bound page sizes).
  */
 export async function readSlice(
   buffer: AsyncBuffer,
@@ -70,16 +72,17 @@ export async function readSlice(
   columns: string[],
   slice: RowSlice,
   file: string,
+  compressors: Compressors,
 ): Promise<unknown[][]> {
   try {
-    return await decode(buffer, metadata, columns, slice);
+    return await decode(buffer, metadata, columns, slice, compressors);
   } catch (error) {
     let field: string | undefined = columns.length === 1 ? columns[0] : undefined;
     let cause = error;
     if (!TfpipeError.is(error)) {
       for (const column of columns.length > 1 ? columns : []) {
         try {
-          await decode(buffer, metadata, [column], slice);
+          await decode(buffer, metadata, [column], slice, compressors);
         } catch (columnError) {
           field = column;
           cause = columnError;

@@ -82,3 +82,28 @@ test('rows become Examples with buildExamples and land in a TFRecord file', asyn
   expect(records[0]!.tags!.value).toHaveLength(2);
   expect(records[1]!.id).toEqual({ kind: 'int64', value: [8n] });
 });
+
+test('a line over maxLineBytes is a fatal RECORD_TOO_LARGE naming the line, raised before the line is held whole', async () => {
+  const long = JSON.stringify({ id: 2, blob: 'x'.repeat(1 << 20) });
+  const input = file(`${lines(2)}\n${long}\n${lines(1)}\n`);
+  const rows: JsonRow[] = [];
+  let failure: TfpipeError | undefined;
+  try {
+    for await (const row of jsonRowsSource({ path: input, chunkBytes: 4096, maxLineBytes: 65_536 }))
+      rows.push(row);
+  } catch (error) {
+    failure = error as TfpipeError;
+  }
+  expect(rows).toHaveLength(2);
+  expect(failure?.code).toBe('RECORD_TOO_LARGE');
+  expect(failure?.position).toMatchObject({ file: input, line: 3 });
+  expect(failure?.message).toContain('over 65536 bytes (maxLineBytes)');
+});
+
+test('a 16 MiB line in 4 KiB chunks is split in linear time (the split of the joined text was quadratic)', async () => {
+  const input = file(`${JSON.stringify({ id: 0, blob: 'x'.repeat(16 << 20) })}\n`);
+  const started = performance.now();
+  const rows = await collect(jsonRowsSource({ path: input, chunkBytes: 4096 }));
+  expect(rows).toHaveLength(1);
+  expect(performance.now() - started).toBeLessThan(4000);
+});

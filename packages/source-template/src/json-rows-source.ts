@@ -1,8 +1,11 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import {
   attachReport,
+  LineSplitter,
   RecordErrorPolicy,
   TfpipeError,
+  utf16Advice,
+  utf16Evidence,
   withPosition,
   type Positioned,
   type RecordErrorOptions,
@@ -21,6 +24,12 @@ export interface JsonRowsSourceOptions extends RecordErrorOptions {
    * @default 65536
    */
   readonly chunkBytes?: number;
+  /**
+   * Longest line accepted, in bytes: a longer one is a fatal `RECORD_TOO_LARGE` naming the file
+   * and line, raised as soon as the line outgrows it rather than after buffering all of it.
+   * @default 67108864 (64 MiB)
+   */
+  readonly maxLineBytes?: number;
 }
 
 const STAGE = 'jsonRowsSource';
@@ -43,14 +52,24 @@ export const jsonRowsSource: SourceFactory<JsonRowsSourceOptions, Positioned<Jso
       fatal: true,
     });
   }
+  const maxLineBytes = options.maxLineBytes ?? 64 * 1024 * 1024;
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
+    throw new TfpipeError('INVALID_OPTION', `maxLineBytes must be a positive integer, got ${maxLineBytes}`, {
+      stage: STAGE,
+      fatal: true,
+    });
+  }
   const file = options.path;
   const policy = new RecordErrorPolicy(options);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const buffer = new Uint8Array(chunkBytes);
+  // Splits bytes, not text: linear however long a line is, and bounded by maxLineBytes.
+  const splitter = new LineSplitter({ maxLineBytes, limitName: 'maxLineBytes', file, stage: STAGE });
   let handle: FileHandle | undefined;
-  let lines: string[] = []; // complete lines not yet turned into rows
-  let partial = ''; // the start of a line whose end is in the next chunk
+  let lines: Uint8Array[] = []; // complete lines not yet turned into rows (views of `buffer`)
+  let next = 0; // the first of `lines` not yet turned into a row
   let lineNumber = 0;
+  let encodingChecked = false;
   let rows = 0;
   let ended = false;
   let cancelled = false;
@@ -64,23 +83,40 @@ export const jsonRowsSource: SourceFactory<JsonRowsSourceOptions, Positioned<Jso
   /** Reads the next chunk into `lines`; at the end of the file, the last unterminated line. */
   async function readChunk(): Promise<void> {
     const { bytesRead } = await handle!.read(buffer, 0, chunkBytes, null);
-    const text =
-      bytesRead === 0 ? decoder.decode() : decoder.decode(buffer.subarray(0, bytesRead), { stream: true });
-    const pieces = (partial + text).split('\n');
-    partial = pieces.pop() ?? '';
-    lines = pieces;
-    if (bytesRead === 0) {
+    const chunk = buffer.subarray(0, bytesRead);
+    if (!encodingChecked && bytesRead > 0) {
+      encodingChecked = true;
+      // UTF-16 ASCII is valid UTF-8 (a NUL after every character): say what it is, not "malformed JSON".
+      const encoding = utf16Evidence(chunk);
+      if (encoding !== undefined) {
+        throw new TfpipeError('JSON_PARSE', 'not UTF-8', {
+          stage: STAGE,
+          fatal: true,
+          position: { file, line: 1, byteOffset: 0 },
+          reason: utf16Advice(encoding, file),
+        });
+      }
+    }
+    next = 0;
+    if (bytesRead > 0) lines = splitter.push(chunk);
+    else {
+      const last = splitter.end();
+      lines = last === undefined ? [] : [last];
       ended = true;
-      if (partial !== '') lines.push(partial);
-      partial = '';
       await close();
     }
   }
 
-  function toRow(text: string): Positioned<JsonRow> | undefined {
+  function toRow(bytes: Uint8Array): Positioned<JsonRow> | undefined {
     lineNumber++;
-    if (text.trim() === '') return undefined;
     const position = { file, line: lineNumber, row: rows, recordIndex: rows };
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch (error) {
+      throw new TfpipeError('JSON_PARSE', 'invalid UTF-8', { stage: STAGE, position, cause: error });
+    }
+    if (text.trim() === '') return undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -115,14 +151,14 @@ export const jsonRowsSource: SourceFactory<JsonRowsSourceOptions, Positioned<Jso
         try {
           // Enqueue only what the consumer asked for (desiredSize): this is the backpressure.
           while ((controller.desiredSize ?? 0) > 0) {
-            if (lines.length === 0) {
+            if (next === lines.length) {
               if (ended) return controller.close();
               await readChunk();
               continue;
             }
-            const line = lines.shift()!;
+            const line = lines[next++]!;
             try {
-              const row = toRow(line.endsWith('\r') ? line.slice(0, -1) : line);
+              const row = toRow(line);
               if (row !== undefined) {
                 controller.enqueue(row);
                 rows++;

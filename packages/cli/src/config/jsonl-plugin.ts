@@ -8,6 +8,10 @@ export const jsonLinesOptionsSchema = z.strictObject({
   payloadType: z
     .enum(['Example', 'SequenceExample'], { error: 'expected "Example" or "SequenceExample"' })
     .optional(),
+  maxLineBytes: z
+    .int({ error: 'expected a positive integer (bytes)' })
+    .min(1, { error: 'expected a positive integer (bytes)' })
+    .optional(),
 });
 
 /**
@@ -29,6 +33,7 @@ export const jsonLinesPlugin = defineSourcePlugin<
       path: context.resolvePath(options.path),
       payloadType,
       onError: context.onError,
+      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     });
     return { readable, payloadType };
   },
