@@ -1,0 +1,161 @@
+import { WireReader } from './wire-reader.js';
+
+const WIRE_LENGTH_DELIMITED = 2;
+const encoder = new TextEncoder();
+
+/** The kind of a located feature: its `tf.train.Feature` oneof field number, 0 for none (missing or kindless). */
+export const KIND_NONE = 0;
+export const KIND_BYTES = 1;
+export const KIND_FLOAT = 2;
+export const KIND_INT64 = 3;
+
+/**
+ * Walks one serialized Example (Example → Features → map entries) and notes, for each feature name
+ * the spec asks for, where its Feature payloads lie, without decoding anything else. Keys are
+ * compared as bytes, as TensorFlow's parser does, so features nobody asked for cost no string.
+ * Protobuf's rules apply: a key given twice keeps its last entry; an entry's values given twice merge.
+ */
+export class FeatureLocator {
+  readonly reader = new WireReader();
+  private readonly keys: Uint8Array[];
+  private readonly byLength: (number[] | undefined)[] = [];
+  private readonly present: Uint8Array;
+  private readonly starts: number[][];
+  private readonly ends: number[][];
+  private readonly counts: Int32Array;
+  private readonly entryStarts: number[] = [];
+  private readonly entryEnds: number[] = [];
+  /** The list payloads of the kind the last `resolve` found. */
+  readonly listStarts: number[] = [];
+  readonly listEnds: number[] = [];
+  listCount = 0;
+
+  constructor(names: readonly string[]) {
+    this.keys = names.map((name) => encoder.encode(name));
+    this.keys.forEach((key, slot) => (this.byLength[key.length] ??= []).push(slot));
+    this.present = new Uint8Array(names.length);
+    this.starts = names.map(() => []);
+    this.ends = names.map(() => []);
+    this.counts = new Int32Array(names.length);
+  }
+
+  /** Finds the features of one serialized Example. */
+  locate(bytes: Uint8Array): void {
+    const reader = this.reader;
+    reader.reset(bytes);
+    this.present.fill(0);
+    const end = bytes.length;
+    while (reader.position < end) {
+      const tagStart = reader.position;
+      const tag = reader.tag(end);
+      if (tag >>> 3 !== 1) {
+        reader.skip(tag, tagStart, end);
+        continue;
+      }
+      reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, 'Example.features');
+      this.features(reader.lengthDelimited(end));
+    }
+  }
+
+  private features(end: number): void {
+    const reader = this.reader;
+    while (reader.position < end) {
+      const tagStart = reader.position;
+      const tag = reader.tag(end);
+      if (tag >>> 3 !== 1) {
+        reader.skip(tag, tagStart, end);
+        continue;
+      }
+      reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, 'Features.feature');
+      this.entry(reader.lengthDelimited(end));
+    }
+  }
+
+  private entry(end: number): void {
+    const reader = this.reader;
+    let keyStart = 0;
+    let keyEnd = 0;
+    let valueCount = 0;
+    while (reader.position < end) {
+      const tagStart = reader.position;
+      const tag = reader.tag(end);
+      const field = tag >>> 3;
+      if (field !== 1 && field !== 2) {
+        reader.skip(tag, tagStart, end);
+        continue;
+      }
+      reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, field === 1 ? 'map key' : 'map value');
+      const fieldEnd = reader.lengthDelimited(end);
+      if (field === 1) {
+        keyStart = reader.position;
+        keyEnd = fieldEnd;
+      } else {
+        this.entryStarts[valueCount] = reader.position;
+        this.entryEnds[valueCount] = fieldEnd;
+        valueCount++;
+      }
+      reader.position = fieldEnd;
+    }
+    const slot = this.lookup(keyStart, keyEnd);
+    if (slot < 0) return;
+    const starts = this.starts[slot] as number[];
+    const ends = this.ends[slot] as number[];
+    for (let index = 0; index < valueCount; index++) {
+      starts[index] = this.entryStarts[index] as number;
+      ends[index] = this.entryEnds[index] as number;
+    }
+    this.counts[slot] = valueCount;
+    this.present[slot] = 1;
+  }
+
+  private lookup(start: number, end: number): number {
+    const candidates = this.byLength[end - start];
+    if (candidates === undefined) return -1;
+    const bytes = this.reader.bytes;
+    for (const slot of candidates) {
+      const key = this.keys[slot] as Uint8Array;
+      let index = 0;
+      while (index < key.length && key[index] === bytes[start + index]) index++;
+      if (index === key.length) return slot;
+    }
+    return -1;
+  }
+
+  /**
+   * The kind of the feature in `slot` for the last located Example (`KIND_NONE` when missing or
+   * kindless), leaving its list payloads in `listStarts` / `listEnds`. A later list of another kind
+   * replaces the earlier ones (the kind is a oneof); lists of the same kind merge.
+   */
+  resolve(slot: number): number {
+    this.listCount = 0;
+    if (this.present[slot] === 0) return KIND_NONE;
+    const reader = this.reader;
+    const starts = this.starts[slot] as number[];
+    const ends = this.ends[slot] as number[];
+    let kind = KIND_NONE;
+    for (let range = 0; range < (this.counts[slot] as number); range++) {
+      reader.position = starts[range] as number;
+      const end = ends[range] as number;
+      while (reader.position < end) {
+        const tagStart = reader.position;
+        const tag = reader.tag(end);
+        const field = tag >>> 3;
+        if (field < 1 || field > 3) {
+          reader.skip(tag, tagStart, end);
+          continue;
+        }
+        reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, `Feature field ${field}`);
+        const listEnd = reader.lengthDelimited(end);
+        if (field !== kind) {
+          kind = field;
+          this.listCount = 0;
+        }
+        this.listStarts[this.listCount] = reader.position;
+        this.listEnds[this.listCount] = listEnd;
+        this.listCount++;
+        reader.position = listEnd;
+      }
+    }
+    return kind;
+  }
+}
