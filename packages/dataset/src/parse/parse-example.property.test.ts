@@ -34,7 +34,9 @@ const valueOf: Record<Dtype, fc.Arbitrary<Value>> = {
 function columnArbitrary(name: string, batchSize: number): fc.Arbitrary<Column> {
   return fc
     .record({
-      type: fc.constantFrom('fixedLen', 'varLen', 'fixedLenSequence', 'ragged') as fc.Arbitrary<Column['type']>,
+      type: fc.constantFrom('fixedLen', 'varLen', 'fixedLenSequence', 'ragged') as fc.Arbitrary<
+        Column['type']
+      >,
       dtype: fc.constantFrom<Dtype>('int64', 'int32', 'number', 'float32', 'string'),
       stride: fc.integer({ min: 1, max: 3 }),
       withDefault: fc.boolean(),
@@ -44,8 +46,14 @@ function columnArbitrary(name: string, batchSize: number): fc.Arbitrary<Column> 
       const length = fc.integer({ min: 0, max: 4 }).map((count) => count * width);
       const row =
         type === 'fixedLen'
-          ? fc.option(fc.array(valueOf[dtype], { minLength: width, maxLength: width }), { nil: undefined, freq: withDefault ? 3 : 1000 })
-          : fc.option(length.chain((count) => fc.array(valueOf[dtype], { minLength: count, maxLength: count })), { nil: undefined });
+          ? fc.option(fc.array(valueOf[dtype], { minLength: width, maxLength: width }), {
+              nil: undefined,
+              freq: withDefault ? 3 : 1000,
+            })
+          : fc.option(
+              length.chain((count) => fc.array(valueOf[dtype], { minLength: count, maxLength: count })),
+              { nil: undefined },
+            );
       return fc.record({
         name: fc.constant(name),
         type: fc.constant(type),
@@ -56,13 +64,23 @@ function columnArbitrary(name: string, batchSize: number): fc.Arbitrary<Column> 
         kindless: fc.array(fc.boolean(), { minLength: batchSize, maxLength: batchSize }),
       });
     })
-    .filter((column) => column.type !== 'fixedLen' || column.fallback !== undefined || column.rows.every((row) => row !== undefined));
+    .filter(
+      (column) =>
+        column.type !== 'fixedLen' ||
+        column.fallback !== undefined ||
+        column.rows.every((row) => row !== undefined),
+    );
 }
 
 const batchArbitrary = fc.integer({ min: 0, max: 5 }).chain((batchSize) =>
   fc
-    .uniqueArray(fc.constantFrom('a', 'b', 'image/encoded', 'label', 'x:y', 'é', ''), { minLength: 1, maxLength: 4 })
-    .chain((names) => fc.tuple(fc.constant(batchSize), fc.tuple(...names.map((name) => columnArbitrary(name, batchSize))))),
+    .uniqueArray(fc.constantFrom('a', 'b', 'image/encoded', 'label', 'x:y', 'é', ''), {
+      minLength: 1,
+      maxLength: 4,
+    })
+    .chain((names) =>
+      fc.tuple(fc.constant(batchSize), fc.tuple(...names.map((name) => columnArbitrary(name, batchSize)))),
+    ),
 );
 
 function specOf(column: Column): FeatureSpec {
@@ -70,7 +88,11 @@ function specOf(column: Column): FeatureSpec {
   const fallback = column.fallback as never;
   switch (column.type) {
     case 'fixedLen':
-      return fixedLen(shape, column.dtype, fallback === undefined ? {} : { default: Array(column.stride).fill(fallback) });
+      return fixedLen(
+        shape,
+        column.dtype,
+        fallback === undefined ? {} : { default: Array(column.stride).fill(fallback) },
+      );
     case 'fixedLenSequence':
       return fixedLenSequence([column.stride], column.dtype, { allowMissing: true, default: fallback });
     case 'varLen':
@@ -105,7 +127,11 @@ const UNPACKED = protobuf.Root.fromJSON({
     Int64List: { fields: { value: { rule: 'repeated', type: 'int64', id: 1, options: { packed: false } } } },
     Feature: {
       oneofs: { kind: { oneof: ['bytesList', 'floatList', 'int64List'] } },
-      fields: { bytesList: { type: 'BytesList', id: 1 }, floatList: { type: 'FloatList', id: 2 }, int64List: { type: 'Int64List', id: 3 } },
+      fields: {
+        bytesList: { type: 'BytesList', id: 1 },
+        floatList: { type: 'FloatList', id: 2 },
+        int64List: { type: 'Int64List', id: 3 },
+      },
     },
     Features: { fields: { feature: { keyType: 'string', type: 'Feature', id: 1 } } },
     Example: { fields: { features: { type: 'Features', id: 1 } } },
@@ -136,14 +162,17 @@ const WRITERS: Record<string, (features: Record<string, Feature>) => Uint8Array>
   'protobufjs unpacked': (features) => UNPACKED.encode(protobufjsMessage(features)).finish(),
 };
 
-const plainValue = (value: Value): number | string => (value instanceof Uint8Array ? Array.from(value).join(',') : Number(value));
+const plainValue = (value: Value): number | string =>
+  value instanceof Uint8Array ? Array.from(value).join(',') : Number(value);
 
 function expectColumn(column: Column, tensor: Parameters<typeof sparseTriple>[0]): void {
   const { rows, dtype } = column;
   const asPlain = (values: Value[]): (number | string)[] =>
     values.map((value) => (dtype === 'float32' ? Math.fround(value as number) : plainValue(value)));
   const actual = (): (number | string)[] =>
-    Array.from(tensor.data as ArrayLike<Value>, (value) => (typeof value === 'number' ? value : plainValue(value)));
+    Array.from(tensor.data as ArrayLike<Value>, (value) =>
+      typeof value === 'number' ? value : plainValue(value),
+    );
   if (dtype === 'int64') expect(tensor.data).toBeInstanceOf(BigInt64Array);
   switch (column.type) {
     case 'fixedLen': {
@@ -164,13 +193,17 @@ function expectColumn(column: Column, tensor: Parameters<typeof sparseTriple>[0]
     case 'varLen': {
       const [indices, , denseShape] = sparseTriple(tensor);
       expect(actual()).toEqual(asPlain(rows.flatMap((row) => row ?? [])));
-      expect(indices).toEqual(rows.flatMap((row, example) => (row ?? []).map((_, position) => [example, position])));
+      expect(indices).toEqual(
+        rows.flatMap((row, example) => (row ?? []).map((_, position) => [example, position])),
+      );
       expect(denseShape).toEqual([rows.length, Math.max(0, ...rows.map((row) => row?.length ?? 0))]);
       return;
     }
     case 'ragged':
       expect(actual()).toEqual(asPlain(rows.flatMap((row) => row ?? [])));
-      expect(raggedList(tensor).map((row) => (row as unknown[]).length)).toEqual(rows.map((row) => row?.length ?? 0));
+      expect(raggedList(tensor).map((row) => (row as unknown[]).length)).toEqual(
+        rows.map((row) => row?.length ?? 0),
+      );
   }
 }
 

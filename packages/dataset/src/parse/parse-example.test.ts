@@ -15,14 +15,19 @@ function failure(run: () => unknown): TfpipeError {
   throw new Error('expected a TfpipeError');
 }
 
-const hex = (text: string): Uint8Array => Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
+const hex = (text: string): Uint8Array =>
+  Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 
 describe('parseExample: wire forms', () => {
   it('reads FORMAT.md known answers', () => {
-    expect(plain(parseExample({ a: fixedLen([], 'int64') }).parse([hex('0a0c0a0a0a016112051a030a0101')]).a)).toEqual([1]);
-    expect(plain(parseExample({ x: fixedLen([], 'float32') }).parse([hex('0a0f0a0d0a0178120812060a040000c03f')]).x)).toEqual([
-      1.5,
-    ]);
+    expect(
+      plain(parseExample({ a: fixedLen([], 'int64') }).parse([hex('0a0c0a0a0a016112051a030a0101')]).a),
+    ).toEqual([1]);
+    expect(
+      plain(
+        parseExample({ x: fixedLen([], 'float32') }).parse([hex('0a0f0a0d0a0178120812060a040000c03f')]).x,
+      ),
+    ).toEqual([1.5]);
   });
 
   it('reads unpacked values, several packed chunks and unknown fields', () => {
@@ -60,13 +65,19 @@ describe('parseExample: TensorFlow semantics', () => {
     const spec = { k: fixedLen([], 'int64', { default: 5 }) };
     expect(plain(parseExample(spec).parse([serialize({ k: emptyFeature() })]).k)).toEqual([5]);
     const error = failure(() => parseExample(spec).parse([serialize({ k: int64() })]));
-    expect(error.detail).toBe('Key: k, Index: 0.  Number of int64 values != expected.  Values size: 0 but output shape: []');
+    expect(error.detail).toBe(
+      'Key: k, Index: 0.  Number of int64 values != expected.  Values size: 0 but output shape: []',
+    );
   });
 
   it("names both kinds when a dense feature's kind is wrong", () => {
-    const error = failure(() => parseExample({ k: fixedLen([], 'int64') }).parse([serialize({ k: float(1) })]));
+    const error = failure(() =>
+      parseExample({ k: fixedLen([], 'int64') }).parse([serialize({ k: float(1) })]),
+    );
     expect(error.code).toBe('FEATURE_TYPE');
-    expect(error.detail).toBe("Key: k, Index: 0.  Data types don't match. Data type: float but expected type: int64");
+    expect(error.detail).toBe(
+      "Key: k, Index: 0.  Data types don't match. Data type: float but expected type: int64",
+    );
   });
 
   it("names both kinds when a sparse or ragged feature's kind is wrong", () => {
@@ -104,11 +115,7 @@ describe('parseExample: int64 stays exact unless narrowed, and narrowing is chec
 
   it.each([
     ['int32', [-(2n ** 31n), 2n ** 31n - 1n], [2n ** 31n, -(2n ** 31n) - 1n, 2n ** 32n]],
-    [
-      'number',
-      [-(2n ** 53n) + 1n, 2n ** 53n - 1n],
-      [2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n)],
-    ],
+    ['number', [-(2n ** 53n) + 1n, 2n ** 53n - 1n], [2n ** 53n, -(2n ** 53n), 2n ** 63n - 1n, -(2n ** 63n)]],
   ] as const)('%s: accepts the range limits, fails with INT64_RANGE beyond them', (dtype, fits, misfits) => {
     const parser = parseExample({ k: varLen(dtype) });
     expect(plain(parser.parse([serialize({ k: int64(...fits) })]).k)).toEqual(fits.map(Number));
@@ -138,7 +145,9 @@ describe('parseExample: errors carry the record position', () => {
     const error = failure(() => parseExample({ k: fixedLen([], 'int64') }).parse(records));
     expect(error.code).toBe('PROTO_DECODE');
     expect(error.position).toEqual({ file: 'train.tfrecord', recordIndex: 8, byteOffset: 130 });
-    expect(error.message).toMatch(/^malformed Example at byte 130 \(record 8\) of train\.tfrecord: .*of the record's payload\)$/);
+    expect(error.message).toMatch(
+      /^malformed Example at byte 130 \(record 8\) of train\.tfrecord: .*of the record's payload\)$/,
+    );
   });
 
   it('numbers bare records from the origin', () => {
@@ -159,9 +168,11 @@ describe('parseExample: errors carry the record position', () => {
       /feature k: expected a spec from fixedLen/,
     );
     expect(() => varLen('int16' as 'int64')).toThrow(/dtype must be one of/);
-    expect(() => fixedLen([2], 'float32', { default: [1] })).toThrow(/default has 1 values, but its shape holds 2/);
-    expect(() => fixedLenSequence([], 'string', { allowMissing: true, default: 3 as unknown as string })).toThrow(
-      /neither a string nor a Uint8Array/,
+    expect(() => fixedLen([2], 'float32', { default: [1] })).toThrow(
+      /default has 1 values, but its shape holds 2/,
     );
+    expect(() =>
+      fixedLenSequence([], 'string', { allowMissing: true, default: 3 as unknown as string }),
+    ).toThrow(/neither a string nor a Uint8Array/);
   });
 });
