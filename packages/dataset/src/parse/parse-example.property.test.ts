@@ -34,9 +34,7 @@ const valueOf: Record<Dtype, fc.Arbitrary<Value>> = {
 function columnArbitrary(name: string, batchSize: number): fc.Arbitrary<Column> {
   return fc
     .record({
-      type: fc.constantFrom('fixedLen', 'varLen', 'fixedLenSequence', 'ragged') as fc.Arbitrary<
-        Column['type']
-      >,
+      type: fc.constantFrom<Column['type']>('fixedLen', 'varLen', 'fixedLenSequence', 'ragged'),
       dtype: fc.constantFrom<Dtype>('int64', 'int32', 'number', 'float32', 'string'),
       stride: fc.integer({ min: 1, max: 3 }),
       withDefault: fc.boolean(),
@@ -120,7 +118,7 @@ function examplesOf(batchSize: number, columns: readonly Column[]): Record<strin
   });
 }
 
-const UNPACKED = protobuf.Root.fromJSON({
+const UNPACKED_DESCRIPTOR = {
   nested: {
     BytesList: { fields: { value: { rule: 'repeated', type: 'bytes', id: 1 } } },
     FloatList: { fields: { value: { rule: 'repeated', type: 'float', id: 1, options: { packed: false } } } },
@@ -136,7 +134,8 @@ const UNPACKED = protobuf.Root.fromJSON({
     Features: { fields: { feature: { keyType: 'string', type: 'Feature', id: 1 } } },
     Example: { fields: { features: { type: 'Features', id: 1 } } },
   },
-}).lookupType('Example');
+};
+const UNPACKED = protobuf.Root.fromJSON(UNPACKED_DESCRIPTOR).lookupType('Example');
 
 /** A protobufjs message object of an Example; int64s as `{ low, high }`, which protobufjs takes exactly. */
 function protobufjsMessage(features: Record<string, Feature>): object {

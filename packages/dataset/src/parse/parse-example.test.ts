@@ -52,7 +52,7 @@ describe('parseExample: wire forms', () => {
   });
 
   it('keeps a feature named __proto__ as a plain output', () => {
-    const batch = parseExample({ ['__proto__']: fixedLen([], 'int64') } as ExampleParseSpec).parse([
+    const batch = parseExample({ ['__proto__']: fixedLen([], 'int64') }).parse([
       serialize({ ['__proto__']: int64(4) }),
     ]);
     expect(Object.getPrototypeOf(batch)).toBe(null);

@@ -20,5 +20,5 @@ export function readIntList(
   const count = countValues(locator, kind);
   const buffer = new ValueBuffer('number', count);
   writeValues(locator, kind, buffer, 0, count, { key, exampleIndex });
-  return buffer.data as Float64Array;
+  return buffer.data;
 }
