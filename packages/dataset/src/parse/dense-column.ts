@@ -50,8 +50,7 @@ export class DenseColumn implements Column {
       return;
     }
     if (kind !== this.kind) throw denseKindError(this.key, exampleIndex, kind, this.spec.dtype);
-    const context = { key: this.key, exampleIndex };
-    const count = writeValues(locator, kind, this.buffer, offset, this.elements, context);
+    const count = writeValues(locator, kind, this.buffer, offset, this.elements, this.key, exampleIndex);
     if (count !== this.elements) throw countError(this.key, exampleIndex, kind, count, this.spec.shape);
   }
 

@@ -43,8 +43,7 @@ export class RaggedColumn implements Column {
       throw sparseKindError(valueKey, exampleIndex, kind, this.spec.dtype);
     const count = kind === KIND_NONE ? 0 : countValues(locator, kind);
     this.values.reserve(count);
-    if (count > 0)
-      writeValues(locator, kind, this.values, this.values.length, count, { key: valueKey, exampleIndex });
+    if (count > 0) writeValues(locator, kind, this.values, this.values.length, count, valueKey, exampleIndex);
     this.values.length += count;
     // Innermost partition first: each one splits the items of the level below it.
     let items = count;

@@ -19,6 +19,6 @@ export function readIntList(
   if (kind !== KIND_INT64) throw sparseKindError(key, exampleIndex, kind, 'int64');
   const count = countValues(locator, kind);
   const buffer = new ValueBuffer('number', count);
-  writeValues(locator, kind, buffer, 0, count, { key, exampleIndex });
+  writeValues(locator, kind, buffer, 0, count, key, exampleIndex);
   return buffer.data;
 }

@@ -41,7 +41,7 @@ export class SequenceColumn implements Column {
     const count = countValues(locator, kind);
     if (count % this.stride !== 0) throw strideError(this.key, exampleIndex, kind, count, this.spec.shape);
     this.values.reserve(count);
-    writeValues(locator, kind, this.values, this.values.length, count, { key: this.key, exampleIndex });
+    writeValues(locator, kind, this.values, this.values.length, count, this.key, exampleIndex);
     this.values.length += count;
     this.steps[exampleIndex] = count / this.stride;
   }

@@ -61,8 +61,7 @@ export class SparseColumn implements Column {
     }
     const first = this.values.length;
     this.values.reserve(count);
-    if (count > 0)
-      writeValues(locator, kind, this.values, first, count, { key: spec.valueKey, exampleIndex });
+    if (count > 0) writeValues(locator, kind, this.values, first, count, spec.valueKey, exampleIndex);
     this.values.length += count;
     const order = Array.from({ length: count }, (_, position) => position);
     if (!spec.alreadySorted) order.sort((left, right) => compareIndices(indices, left, right));

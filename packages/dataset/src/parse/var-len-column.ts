@@ -33,7 +33,7 @@ export class VarLenColumn implements Column {
     if (kind !== this.kind) throw sparseKindError(this.key, exampleIndex, kind, this.spec.dtype);
     const count = countValues(locator, kind);
     this.values.reserve(count);
-    writeValues(locator, kind, this.values, this.values.length, count, { key: this.key, exampleIndex });
+    writeValues(locator, kind, this.values, this.values.length, count, this.key, exampleIndex);
     this.values.length += count;
     this.lengths[exampleIndex] = count;
   }

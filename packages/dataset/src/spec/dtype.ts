@@ -73,7 +73,7 @@ export function allocateData<D extends Dtype>(dtype: D, length: number): TensorD
     case 'float32':
       return new Float32Array(length) as TensorData<D>;
     default:
-      return Array.from({ length }, () => EMPTY_BYTES) as TensorData<D>;
+      return new Array<Uint8Array>(length).fill(EMPTY_BYTES) as TensorData<D>;
   }
 }
 

@@ -25,6 +25,9 @@ export class FeatureLocator {
   private readonly counts: Int32Array;
   private readonly entryStarts: number[] = [];
   private readonly entryEnds: number[] = [];
+  /** The slot the n-th entry matched in the previous Example: writers keep their key order, so it is tried first. */
+  private predicted = new Int32Array(64).fill(-1);
+  private entryIndex = 0;
   /** The list payloads of the kind the last `resolve` found. */
   readonly listStarts: number[] = [];
   readonly listEnds: number[] = [];
@@ -44,6 +47,7 @@ export class FeatureLocator {
     const reader = this.reader;
     reader.reset(bytes);
     this.present.fill(0);
+    this.entryIndex = 0;
     const end = bytes.length;
     while (reader.position < end) {
       const tagStart = reader.position;
@@ -96,7 +100,7 @@ export class FeatureLocator {
       }
       reader.position = fieldEnd;
     }
-    const slot = this.lookup(keyStart, keyEnd);
+    const slot = this.find(keyStart, keyEnd);
     if (slot < 0) return;
     const starts = this.starts[slot] as number[];
     const ends = this.ends[slot] as number[];
@@ -106,6 +110,28 @@ export class FeatureLocator {
     }
     this.counts[slot] = valueCount;
     this.present[slot] = 1;
+  }
+
+  private find(start: number, end: number): number {
+    const entryIndex = this.entryIndex++;
+    if (entryIndex >= this.predicted.length) {
+      const grown = new Int32Array(entryIndex * 2).fill(-1);
+      grown.set(this.predicted);
+      this.predicted = grown;
+    }
+    const guess = this.predicted[entryIndex] as number;
+    if (guess >= 0 && this.matches(guess, start, end)) return guess;
+    const slot = this.lookup(start, end);
+    this.predicted[entryIndex] = slot;
+    return slot;
+  }
+
+  private matches(slot: number, start: number, end: number): boolean {
+    const key = this.keys[slot] as Uint8Array;
+    if (key.length !== end - start) return false;
+    const bytes = this.reader.bytes;
+    for (let index = 0; index < key.length; index++) if (key[index] !== bytes[start + index]) return false;
+    return true;
   }
 
   private lookup(start: number, end: number): number {

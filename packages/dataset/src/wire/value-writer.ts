@@ -10,19 +10,21 @@ const WIRE_FIXED32 = 5;
 const LOW = LITTLE_ENDIAN ? 0 : 1;
 const HIGH = 1 - LOW;
 const TWO_POW_32 = 4294967296;
+/** Up to this many packed floats are read one by one rather than copied as bytes. */
+const SMALL_COPY = 16;
 
-/** Names what is being read, for errors: the feature key and the Example's index in the batch. */
-export interface ValueContext {
-  readonly key: string;
-  readonly exampleIndex: number;
-}
-
-function rangeError(context: ValueContext, low: number, high: number, dtype: string): TfpipeError {
+function rangeError(
+  key: string,
+  exampleIndex: number,
+  low: number,
+  high: number,
+  dtype: string,
+): TfpipeError {
   const value = BigInt.asIntN(64, (BigInt(high >>> 0) << 32n) | BigInt(low >>> 0));
   return new TfpipeError(
     'INT64_RANGE',
-    `Key: ${context.key}, Index: ${context.exampleIndex}.  Value ${value} does not fit dtype '${dtype}'`,
-    { position: { field: context.key } },
+    `Key: ${key}, Index: ${exampleIndex}.  Value ${value} does not fit dtype '${dtype}'`,
+    { position: { field: key } },
   );
 }
 
@@ -84,7 +86,8 @@ export function countValues(locator: FeatureLocator, kind: number): number {
 
 /**
  * Writes the values of the resolved lists into `buffer.data` from `offset`, at most `limit` of them;
- * returns how many there are in all (so a caller expecting `limit` sees a wrong count). An int64 read
+ * returns how many there are in all (so a caller expecting `limit` sees a wrong count). `key` and
+ * `exampleIndex` name the feature in errors. An int64 read
  * as `'int32'` or `'number'` that does not fit fails with `INT64_RANGE`.
  */
 export function writeValues(
@@ -93,13 +96,13 @@ export function writeValues(
   buffer: ValueBuffer,
   offset: number,
   limit: number,
-  context: ValueContext,
+  key: string,
+  exampleIndex: number,
 ): number {
   const reader = locator.reader;
   const bytes = reader.bytes;
   const data = buffer.data;
   let count = 0;
-  let view: DataView | undefined;
   for (let list = 0; list < locator.listCount; list++) {
     reader.position = locator.listStarts[list] as number;
     const end = locator.listEnds[list] as number;
@@ -114,21 +117,15 @@ export function writeValues(
       if (kind === KIND_BYTES) {
         reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, 'BytesList.value');
         const valueEnd = reader.lengthDelimited(end);
-        if (count < limit) {
-          // A copy through a plain view: Buffer#slice would share the record's memory.
-          (data as Uint8Array[])[offset + count] = new Uint8Array(
-            bytes.buffer,
-            bytes.byteOffset + reader.position,
-            valueEnd - reader.position,
-          ).slice();
-        }
+        // A copy: `bytes` is a plain Uint8Array (see WireReader.reset), so slice copies.
+        if (count < limit) (data as Uint8Array[])[offset + count] = bytes.slice(reader.position, valueEnd);
         count++;
         reader.position = valueEnd;
       } else if (kind === KIND_FLOAT) {
         if (wireType === WIRE_FIXED32) {
           if (end - reader.position < 4) throw reader.error(tagStart, 'truncated float');
-          view ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-          if (count < limit) (data as Float32Array)[offset + count] = view.getFloat32(reader.position, true);
+          if (count < limit)
+            (data as Float32Array)[offset + count] = reader.view().getFloat32(reader.position, true);
           count++;
           reader.position += 4;
           continue;
@@ -140,12 +137,13 @@ export function writeValues(
           throw reader.error(reader.position, `packed floats take ${length} bytes, not a multiple of 4`);
         const take = Math.max(0, Math.min(length / 4, limit - count));
         const floats = data as Float32Array;
-        if (take > 0 && LITTLE_ENDIAN) {
+        if (take > SMALL_COPY && LITTLE_ENDIAN) {
           new Uint8Array(floats.buffer, floats.byteOffset + (offset + count) * 4, take * 4).set(
             bytes.subarray(reader.position, reader.position + take * 4),
           );
-        } else if (take > 0) {
-          view ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        } else {
+          // A few floats are quicker read one by one than copied through two new views.
+          const view = reader.view();
           for (let index = 0; index < take; index++)
             floats[offset + count + index] = view.getFloat32(reader.position + index * 4, true);
         }
@@ -153,14 +151,14 @@ export function writeValues(
         reader.position = valuesEnd;
       } else if (wireType === WIRE_VARINT) {
         reader.int64(end);
-        if (count < limit) storeInt64(buffer, offset + count, reader.low, reader.high, context);
+        if (count < limit) storeInt64(buffer, offset + count, reader.low, reader.high, key, exampleIndex);
         count++;
       } else {
         reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, 'Int64List.value');
         const valuesEnd = reader.lengthDelimited(end);
         while (reader.position < valuesEnd) {
           reader.int64(valuesEnd);
-          if (count < limit) storeInt64(buffer, offset + count, reader.low, reader.high, context);
+          if (count < limit) storeInt64(buffer, offset + count, reader.low, reader.high, key, exampleIndex);
           count++;
         }
       }
@@ -174,19 +172,20 @@ function storeInt64(
   index: number,
   low: number,
   high: number,
-  context: ValueContext,
+  key: string,
+  exampleIndex: number,
 ): void {
   const words = buffer.words;
   if (words !== undefined) {
     words[index * 2 + LOW] = low;
     words[index * 2 + HIGH] = high;
   } else if (buffer.dtype === 'int32') {
-    if (high !== (low | 0) >> 31) throw rangeError(context, low, high, 'int32');
+    if (high !== (low | 0) >> 31) throw rangeError(key, exampleIndex, low, high, 'int32');
     (buffer.data as Int32Array)[index] = low;
   } else {
     const value = high * TWO_POW_32 + low;
     if (high < -0x200000 || high > 0x1fffff || !Number.isSafeInteger(value))
-      throw rangeError(context, low, high, 'number');
+      throw rangeError(key, exampleIndex, low, high, 'number');
     (buffer.data as Float64Array)[index] = value;
   }
 }
