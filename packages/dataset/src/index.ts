@@ -36,4 +36,11 @@ export type { Tensor, DenseTensor, SparseTensor, RaggedTensor, TensorOf, ParsedB
 
 // Parsing
 export { parseExample } from './parse/parse-example.js';
-export type { ExampleParser, BatchOrigin } from './parse/parse-example.js';
+export type { ExampleParser } from './parse/parse-example.js';
+export type { BatchOrigin } from './parse/record-position.js';
+export { parseSequenceExample } from './parse/sequence/parse-sequence-example.js';
+export type {
+  SequenceExampleParser,
+  SequenceParseSpec,
+  ParsedSequenceBatch,
+} from './parse/sequence/parse-sequence-example.js';

@@ -14,15 +14,15 @@ import type { Column } from './column.js';
  * the batch is `[batch, maxSteps, ...shape]`, shorter Examples padded with the default.
  */
 export class SequenceColumn implements Column {
-  private readonly stride: number;
-  private readonly kind: number;
-  private values: ValueBuffer;
-  private steps = new Int32Array(0);
+  protected readonly stride: number;
+  protected readonly kind: number;
+  protected values: ValueBuffer;
+  protected steps = new Int32Array(0);
 
   constructor(
-    private readonly key: string,
-    private readonly slot: number,
-    private readonly spec: FixedLenSequenceSpec,
+    protected readonly key: string,
+    protected readonly slot: number,
+    protected readonly spec: FixedLenSequenceSpec,
   ) {
     this.stride = spec.shape.reduce((product, dimension) => product * dimension, 1);
     this.kind = kindNumberOf(spec.dtype);

@@ -33,7 +33,19 @@ export class FeatureLocator {
   readonly listEnds: number[] = [];
   listCount = 0;
 
-  constructor(names: readonly string[]) {
+  /** The Feature payloads of each step of the last `steps` call. */
+  readonly stepStarts: number[] = [];
+  readonly stepEnds: number[] = [];
+
+  /**
+   * @param names the feature names to find
+   * @param mapField the top-level field holding the map: 1 for `Example.features` and
+   *   `SequenceExample.context`, 2 for `SequenceExample.feature_lists` (whose values are FeatureLists)
+   */
+  constructor(
+    names: readonly string[],
+    private readonly mapField: 1 | 2 = 1,
+  ) {
     this.keys = names.map((name) => encoder.encode(name));
     this.keys.forEach((key, slot) => (this.byLength[key.length] ??= []).push(slot));
     this.present = new Uint8Array(names.length);
@@ -52,11 +64,16 @@ export class FeatureLocator {
     while (reader.position < end) {
       const tagStart = reader.position;
       const tag = reader.tag(end);
-      if (tag >>> 3 !== 1) {
+      if (tag >>> 3 !== this.mapField) {
         reader.skip(tag, tagStart, end);
         continue;
       }
-      reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, 'Example.features');
+      reader.expectWireType(
+        tag,
+        tagStart,
+        WIRE_LENGTH_DELIMITED,
+        this.mapField === 1 ? 'Example.features' : 'SequenceExample.feature_lists',
+      );
       this.features(reader.lengthDelimited(end));
     }
   }
@@ -155,11 +172,60 @@ export class FeatureLocator {
   resolve(slot: number): number {
     this.listCount = 0;
     if (this.present[slot] === 0) return KIND_NONE;
+    return this.resolveRanges(
+      this.starts[slot] as number[],
+      this.ends[slot] as number[],
+      this.counts[slot] as number,
+    );
+  }
+
+  /**
+   * For a feature-list locator: the number of steps of the FeatureList in `slot` (-1 when it is
+   * missing), leaving each step's Feature payload in `stepStarts` / `stepEnds`.
+   */
+  steps(slot: number): number {
+    if (this.present[slot] === 0) return -1;
     const reader = this.reader;
     const starts = this.starts[slot] as number[];
     const ends = this.ends[slot] as number[];
-    let kind = KIND_NONE;
+    let count = 0;
+    // A FeatureList given twice in one entry merges: its steps follow one another.
     for (let range = 0; range < (this.counts[slot] as number); range++) {
+      reader.position = starts[range] as number;
+      const end = ends[range] as number;
+      while (reader.position < end) {
+        const tagStart = reader.position;
+        const tag = reader.tag(end);
+        if (tag >>> 3 !== 1) {
+          reader.skip(tag, tagStart, end);
+          continue;
+        }
+        reader.expectWireType(tag, tagStart, WIRE_LENGTH_DELIMITED, 'FeatureList.feature');
+        const stepEnd = reader.lengthDelimited(end);
+        this.stepStarts[count] = reader.position;
+        this.stepEnds[count] = stepEnd;
+        count++;
+        reader.position = stepEnd;
+      }
+    }
+    return count;
+  }
+
+  /** Like `resolve`, for step `step` of the last `steps` call. */
+  resolveStep(step: number): number {
+    this.listCount = 0;
+    this.oneStart[0] = this.stepStarts[step] as number;
+    this.oneEnd[0] = this.stepEnds[step] as number;
+    return this.resolveRanges(this.oneStart, this.oneEnd, 1);
+  }
+
+  private readonly oneStart: number[] = [0];
+  private readonly oneEnd: number[] = [0];
+
+  private resolveRanges(starts: readonly number[], ends: readonly number[], count: number): number {
+    const reader = this.reader;
+    let kind = KIND_NONE;
+    for (let range = 0; range < count; range++) {
       reader.position = starts[range] as number;
       const end = ends[range] as number;
       while (reader.position < end) {
