@@ -104,3 +104,12 @@ export function strideError(
 export function layoutError(key: string, exampleIndex: number, detail: string): TfpipeError {
   return featureError('FEATURE_TYPE', key, `Key: ${key}, Index: ${exampleIndex}.  ${detail}`);
 }
+
+/** TensorFlow's message for a step of a feature list of the wrong kind; its Index is the step. */
+export function stepKindError(key: string, step: number, dtype: Dtype): TfpipeError {
+  return featureError(
+    'FEATURE_TYPE',
+    key,
+    `Feature list: ${key}, Index: ${step}.  Data types don't match. Expected type: ${tfTypeName(wireKindOf(dtype))}`,
+  );
+}

@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { fixedLen, fixedLenSequence, ragged, sparse, varLen } from '../spec/feature-spec.js';
 import type { DenseTensor, RaggedTensor, SparseTensor } from '../tensor.js';
 import { parseExample } from './parse-example.js';
+import { parseSequenceExample } from './sequence/parse-sequence-example.js';
 
 // These tests are about types: `tsc --noEmit` checks them (an unneeded `@ts-expect-error` is itself
 // an error); the runtime part only compiles the specs.
@@ -45,6 +46,23 @@ describe('parseExample typing', () => {
       fixedLen([], 'float32', { default: 'x' });
       // @ts-expect-error -- not a dtype
       varLen('float64');
+    };
+    expect(typeof check).toBe('function');
+  });
+
+  it('types a SequenceExample batch, with lengths only for dense feature lists', () => {
+    const parser = parseSequenceExample(
+      { id: fixedLen([], 'string') },
+      { frames: fixedLenSequence([3], 'float32'), tags: varLen('string') },
+    );
+    const check = (): void => {
+      const batch = parser.parse([]);
+      expectTypeOf(batch.context.id.data).toEqualTypeOf<Uint8Array[]>();
+      expectTypeOf(batch.featureLists.frames.data).toEqualTypeOf<Float32Array>();
+      expectTypeOf(batch.featureLists.tags).toEqualTypeOf<SparseTensor<'string'>>();
+      expectTypeOf(batch.lengths.frames).toEqualTypeOf<DenseTensor<'int64'>>();
+      // @ts-expect-error -- a sparse feature list has no lengths
+      void batch.lengths.tags;
     };
     expect(typeof check).toBe('function');
   });

@@ -3,7 +3,8 @@ import { KIND_NONE } from '../../wire/feature-locator.js';
 import type { FeatureLocator } from '../../wire/feature-locator.js';
 import { countValues, writeValues } from '../../wire/value-writer.js';
 import type { DenseTensor } from '../../tensor.js';
-import { denseKindError, shapeText } from '../column.js';
+import { shapeText, stepKindError } from '../column.js';
+import { wireKindOf } from '../../spec/dtype.js';
 import { SequenceColumn } from '../sequence-column.js';
 
 /**
@@ -26,14 +27,13 @@ export class FeatureListDenseColumn extends SequenceColumn {
     }
     for (let step = 0; step < stepCount; step++) {
       const kind = locator.resolveStep(step);
-      if (kind !== KIND_NONE && kind !== this.kind)
-        throw denseKindError(this.key, exampleIndex, kind, this.spec.dtype);
+      if (kind !== KIND_NONE && kind !== this.kind) throw stepKindError(this.key, step, this.spec.dtype);
       const count = kind === KIND_NONE ? 0 : countValues(locator, kind);
       if (count !== this.stride) {
         // TensorFlow's message; its Index is the step.
         throw new TfpipeError(
           'FEATURE_TYPE',
-          `Key: ${this.key}, Index: ${step}.  Number of values != expected.  values size: ${count} but output shape: ${shapeText(this.spec.shape)}`,
+          `Key: ${this.key}, Index: ${step}.  Number of ${wireKindOf(this.spec.dtype)} values != expected.  values size: ${count} but output shape: ${shapeText(this.spec.shape)}`,
           { stage: 'parseSequenceExample', position: { field: this.key } },
         );
       }

@@ -4,7 +4,7 @@ import { ValueBuffer } from '../../wire/value-buffer.js';
 import { countValues, writeValues } from '../../wire/value-writer.js';
 import type { RaggedSpec } from '../../spec/feature-spec.js';
 import type { RaggedTensor } from '../../tensor.js';
-import { kindNumberOf, sparseKindError } from '../column.js';
+import { kindNumberOf, stepKindError } from '../column.js';
 import type { Column } from '../column.js';
 
 /** A Ragged feature (without partitions) of the feature lists: values split into steps, steps into Examples. */
@@ -33,8 +33,7 @@ export class FeatureListRaggedColumn implements Column {
     const stepCount = Math.max(0, locator.steps(this.slot));
     for (let step = 0; step < stepCount; step++) {
       const kind = locator.resolveStep(step);
-      if (kind !== KIND_NONE && kind !== this.kind)
-        throw sparseKindError(this.key, exampleIndex, kind, this.spec.dtype);
+      if (kind !== KIND_NONE && kind !== this.kind) throw stepKindError(this.key, step, this.spec.dtype);
       const count = kind === KIND_NONE ? 0 : countValues(locator, kind);
       this.values.reserve(count);
       if (count > 0)

@@ -4,7 +4,7 @@ import { ValueBuffer } from '../../wire/value-buffer.js';
 import { countValues, writeValues } from '../../wire/value-writer.js';
 import type { VarLenSpec } from '../../spec/feature-spec.js';
 import type { SparseTensor } from '../../tensor.js';
-import { kindNumberOf, sparseKindError } from '../column.js';
+import { kindNumberOf, stepKindError } from '../column.js';
 import type { Column } from '../column.js';
 
 /** A VarLen feature of the feature lists: a sparse tensor `[batch, maxSteps, maxLength]`. */
@@ -39,7 +39,7 @@ export class FeatureListSparseColumn implements Column {
     for (let step = 0; step < stepCount; step++) {
       const kind = locator.resolveStep(step);
       if (kind === KIND_NONE) continue;
-      if (kind !== this.kind) throw sparseKindError(this.key, exampleIndex, kind, this.spec.dtype);
+      if (kind !== this.kind) throw stepKindError(this.key, step, this.spec.dtype);
       const count = countValues(locator, kind);
       this.values.reserve(count);
       writeValues(locator, kind, this.values, this.values.length, count, this.key, exampleIndex);
