@@ -15,6 +15,19 @@ function failure(run: () => unknown): TfpipeError {
   throw new Error('expected a TfpipeError');
 }
 
+/** A length-delimited field: its tag, its length as a varint, its payload. */
+function field(tag: number, payload: Uint8Array): Uint8Array {
+  const length: number[] = [];
+  for (let rest = payload.length; ; rest >>>= 7) {
+    if (rest < 0x80) {
+      length.push(rest);
+      break;
+    }
+    length.push((rest & 0x7f) | 0x80);
+  }
+  return new Uint8Array([tag, ...length, ...payload]);
+}
+
 const hex = (text: string): Uint8Array =>
   Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 
@@ -37,6 +50,32 @@ describe('parseExample: wire forms', () => {
     const features = new Uint8Array([0x0a, entry.length, ...entry, 0x18, 0x01]); // plus unknown field 3
     const record = new Uint8Array([0x0a, features.length, ...features, 0x15, 1, 2, 3, 4]); // plus an unknown fixed32
     expect(plain(parseExample({ k: varLen('int64') }).parse([record]).k)).toEqual([7, 8, 9]);
+  });
+
+  it('reads map entries laid out unlike the usual writers: value first, unknown fields, a long key', () => {
+    const feature = hex('1a030a0107'); // int64_list [7]
+    const valueFirst = new Uint8Array([0x12, feature.length, ...feature, 0x0a, 0x01, 0x6b]);
+    const withUnknown = new Uint8Array([0x0a, 0x01, 0x6b, 0x18, 0x05, 0x12, feature.length, ...feature]);
+    const longKey = 'k'.repeat(200);
+    for (const [entry, name] of [
+      [valueFirst, 'k'],
+      [withUnknown, 'k'],
+      [
+        new Uint8Array([
+          0x0a,
+          0xc8,
+          0x01,
+          ...new TextEncoder().encode(longKey),
+          0x12,
+          feature.length,
+          ...feature,
+        ]),
+        longKey,
+      ],
+    ] as const) {
+      const record = field(0x0a, field(0x0a, entry));
+      expect(plain(parseExample({ [name]: fixedLen([], 'int64') }).parse([record])[name]!)).toEqual([7]);
+    }
   });
 
   it('takes the last entry of a key given twice, and the last kind of a Feature (a oneof)', () => {

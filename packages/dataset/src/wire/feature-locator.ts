@@ -93,6 +93,7 @@ export class FeatureLocator {
   }
 
   private entry(end: number): void {
+    if (this.canonicalEntry(end)) return;
     const reader = this.reader;
     let keyStart = 0;
     let keyEnd = 0;
@@ -127,6 +128,36 @@ export class FeatureLocator {
     }
     this.counts[slot] = valueCount;
     this.present[slot] = 1;
+  }
+
+  /**
+   * The entry as writers lay it out (key with a one-byte length, then the value with a length of one
+   * or two bytes, nothing else) is read without the general loop; anything else returns false.
+   */
+  private canonicalEntry(end: number): boolean {
+    const reader = this.reader;
+    const bytes = reader.bytes;
+    const start = reader.position;
+    if (start + 1 >= end || bytes[start] !== 0x0a) return false;
+    const keyLength = bytes[start + 1] as number;
+    const keyEnd = start + 2 + keyLength;
+    if (keyLength >= 0x80 || keyEnd + 1 >= end || bytes[keyEnd] !== 0x12) return false;
+    let position = keyEnd + 1;
+    let valueLength = bytes[position++] as number;
+    if (valueLength >= 0x80) {
+      const next = bytes[position++] as number;
+      if (position > end || next >= 0x80) return false;
+      valueLength = (valueLength & 0x7f) | (next << 7);
+    }
+    if (position + valueLength !== end) return false;
+    reader.position = end;
+    const slot = this.find(start + 2, keyEnd);
+    if (slot < 0) return true;
+    (this.starts[slot] as number[])[0] = position;
+    (this.ends[slot] as number[])[0] = end;
+    this.counts[slot] = 1;
+    this.present[slot] = 1;
+    return true;
   }
 
   private find(start: number, end: number): number {
@@ -224,6 +255,23 @@ export class FeatureLocator {
 
   private resolveRanges(starts: readonly number[], ends: readonly number[], count: number): number {
     const reader = this.reader;
+    if (count === 1) {
+      // A Feature holding one list with a one-byte length, as writers lay out short lists.
+      const bytes = reader.bytes;
+      const start = starts[0] as number;
+      const end = ends[0] as number;
+      const tag = bytes[start] as number;
+      if (
+        (tag === 0x0a || tag === 0x12 || tag === 0x1a) &&
+        start + 1 < end &&
+        start + 2 + (bytes[start + 1] as number) === end
+      ) {
+        this.listStarts[0] = start + 2;
+        this.listEnds[0] = end;
+        this.listCount = 1;
+        return tag >>> 3;
+      }
+    }
     let kind = KIND_NONE;
     for (let range = 0; range < count; range++) {
       reader.position = starts[range] as number;

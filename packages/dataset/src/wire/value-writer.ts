@@ -146,7 +146,7 @@ function writeFloats(locator: FeatureLocator, floats: Float32Array, offset: numb
       }
       if ((tag & 7) === WIRE_FIXED32) {
         if (end - reader.position < 4) throw reader.error(tagStart, 'truncated float');
-        if (count < limit) floats[offset + count] = reader.view().getFloat32(reader.position, true);
+        if (count < limit) floats[offset + count] = readFloat(bytes, reader.position);
         count++;
         reader.position += 4;
         continue;
@@ -163,9 +163,8 @@ function writeFloats(locator: FeatureLocator, floats: Float32Array, offset: numb
         );
       } else if (take > 0) {
         // A few floats are quicker read one by one than copied through two new views.
-        const view = reader.view();
         for (let index = 0; index < take; index++)
-          floats[offset + count + index] = view.getFloat32(reader.position + index * 4, true);
+          floats[offset + count + index] = readFloat(bytes, reader.position + index * 4);
       }
       count += length / 4;
       reader.position = valuesEnd;
@@ -210,6 +209,25 @@ function writeInt64s(
     }
   }
   return count;
+}
+
+const SCRATCH_FLOAT = new Float32Array(1);
+const SCRATCH_BYTES = new Uint8Array(SCRATCH_FLOAT.buffer);
+
+/** The little-endian float32 at `position`, read through a scratch word rather than a new DataView. */
+function readFloat(bytes: Uint8Array, position: number): number {
+  if (LITTLE_ENDIAN) {
+    SCRATCH_BYTES[0] = bytes[position] as number;
+    SCRATCH_BYTES[1] = bytes[position + 1] as number;
+    SCRATCH_BYTES[2] = bytes[position + 2] as number;
+    SCRATCH_BYTES[3] = bytes[position + 3] as number;
+  } else {
+    SCRATCH_BYTES[3] = bytes[position] as number;
+    SCRATCH_BYTES[2] = bytes[position + 1] as number;
+    SCRATCH_BYTES[1] = bytes[position + 2] as number;
+    SCRATCH_BYTES[0] = bytes[position + 3] as number;
+  }
+  return SCRATCH_FLOAT[0] as number;
 }
 
 function storeInt64(

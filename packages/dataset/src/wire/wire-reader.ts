@@ -17,7 +17,6 @@ export class WireReader {
   /** The high 32 bits of the last int64 read (signed). */
   high = 0;
   bytes: Uint8Array = new Uint8Array(0);
-  private dataView: DataView | undefined;
 
   /** Starts reading `bytes` from its first byte. */
   reset(bytes: Uint8Array): void {
@@ -27,14 +26,7 @@ export class WireReader {
       bytes.constructor === Uint8Array
         ? bytes
         : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.dataView = undefined;
     this.position = 0;
-  }
-
-  /** A view of `bytes` for reading floats, made on first use for each record. */
-  view(): DataView {
-    const bytes = this.bytes;
-    return (this.dataView ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
 
   /** A `PROTO_DECODE` error at `byteOffset` of the record. */
