@@ -40,10 +40,11 @@ export class DenseColumn implements Column {
     if (kind === KIND_NONE) {
       const fallback = this.spec.default;
       if (fallback === undefined) throw requiredError(this.key, this.spec.dtype);
+      // Byte strings are copied, so a row changed by its user leaves the default and other rows alone.
       if (Array.isArray(fallback)) {
         const data = this.buffer.data as Uint8Array[];
         for (let index = 0; index < fallback.length; index++)
-          data[offset + index] = fallback[index] as Uint8Array;
+          data[offset + index] = (fallback[index] as Uint8Array).slice();
       } else {
         (this.buffer.data as Float32Array).set(fallback as Float32Array, offset);
       }

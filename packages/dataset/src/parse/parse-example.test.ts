@@ -109,6 +109,14 @@ describe('parseExample: TensorFlow semantics', () => {
     );
   });
 
+  it('gives each row its own copy of a byte-string default', () => {
+    const parser = parseExample({ k: fixedLen([], 'string', { default: 'ab' }) });
+    const first = parser.parse([serialize({}), serialize({})]);
+    first.k.data[0]![0] = 0x7a;
+    expect(plain(first.k)).toEqual(['zb', 'ab']);
+    expect(plain(parser.parse([serialize({})]).k)).toEqual(['ab']);
+  });
+
   it("names both kinds when a dense feature's kind is wrong", () => {
     const error = failure(() =>
       parseExample({ k: fixedLen([], 'int64') }).parse([serialize({ k: float(1) })]),
