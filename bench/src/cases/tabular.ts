@@ -1,7 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildExamples, run } from '@tfpipe/core';
-import { createTfrecordWriter, readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
+import { fixedLen, parseExample } from '@tfpipe/dataset';
+import type { ExampleParseSpec } from '@tfpipe/dataset';
+import { createTfrecordWriter, readExamples, tfrecordSink, tfrecordSource } from '@tfpipe/sink-tfrecord';
+import type { TfRecord } from '@tfpipe/sink-tfrecord';
 import { removing, timeRuns, scaled, type BenchCase, type SideContext, type SideResult } from '../harness.js';
 import {
   FLOAT_COLUMNS,
@@ -18,6 +21,13 @@ const ROWS = 100_000;
 const NPM_ROWS = 10_000;
 const BATCH = 1024;
 const FILE = 'tabular.tfrecord';
+
+/** The tabular file's parse spec for @tfpipe/dataset: every column a scalar, int64 kept exact. */
+const PARSE_SPEC: ExampleParseSpec = Object.fromEntries([
+  ...INT_COLUMNS.map((name) => [name, fixedLen([], 'int64')] as const),
+  ...FLOAT_COLUMNS.map((name) => [name, fixedLen([], 'float32')] as const),
+  ...STRING_COLUMNS.map((name) => [name, fixedLen([], 'string')] as const),
+]);
 
 async function prepareTabular(dataDirectory: string, scale: number): Promise<readonly string[]> {
   const rows = tabularRows(scaled(ROWS, scale));
@@ -140,6 +150,27 @@ export const readCase: BenchCase = {
         });
       },
     },
+    parse: {
+      label: 'tfpipe dataset: tfrecordSource + parseExample, batches of 1024',
+      async run(context) {
+        const path = join(context.dataDirectory, FILE);
+        const records = scaled(ROWS, context.scale);
+        const parser = parseExample(PARSE_SPEC);
+        return timeRuns(context.repeats, records, async () => {
+          let count = 0;
+          let batch: TfRecord[] = [];
+          for await (const record of tfrecordSource({ paths: [path] })) {
+            batch.push(record);
+            if (batch.length === BATCH) {
+              count += parser.parse(batch).int_0!.shape[0]!;
+              batch = [];
+            }
+          }
+          if (batch.length > 0) count += parser.parse(batch).int_0!.shape[0]!;
+          if (count !== records) throw new Error(`parsed ${count} records, expected ${records}`);
+        });
+      },
+    },
     raw: {
       label: 'fs.readFile',
       async run(context) {
@@ -150,5 +181,9 @@ export const readCase: BenchCase = {
       },
     },
   },
-  comparisons: [{ ours: 'ours', baseline: 'raw' }],
+  comparisons: [
+    { ours: 'ours', baseline: 'raw' },
+    { ours: 'parse', baseline: 'raw', target: 0.3 },
+    { ours: 'parse', baseline: 'ours' },
+  ],
 };
