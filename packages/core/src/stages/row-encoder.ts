@@ -61,8 +61,11 @@ export class RowEncoder {
   /** Feature indexes in UTF-8 byte order of their names: the order the bytes need. */
   readonly #order: readonly number[];
   readonly #slots = new RowSlots();
-  /** Slot `index` holds the value of feature `index` when its cell is one int64 or float value. */
-  readonly #scalars = new RowSlots();
+  /**
+   * Slot `index` holds the value of feature `index` when its cell is one int64 or float value: one
+   * slot per feature, sized in the constructor (written by index, so it never grows on its own).
+   */
+  readonly #scalars: RowSlots;
   /** Per feature: OMITTED, PRECOMPUTED, SCALAR or LIST. */
   readonly #modes: Int8Array;
   /** Per feature: Feature message size. */
@@ -94,6 +97,7 @@ export class RowEncoder {
       .map((_, index) => index)
       .sort((left, right) => compareBytes(features[left]!.key, features[right]!.key));
     const count = features.length;
+    this.#scalars = new RowSlots(count);
     this.#modes = new Int8Array(count);
     this.#sizes = new Float64Array(count);
     this.#payloads = new Float64Array(count);
