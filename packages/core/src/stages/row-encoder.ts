@@ -7,7 +7,7 @@ import {
   entryBytes,
   fieldSize,
   listSize,
-  templates,
+  template,
   writeNegative,
   type Template,
 } from './row-encoder-bytes.js';
@@ -44,10 +44,11 @@ interface FastFeature {
   /** The whole map entry written for a missing cell (`empty`, `default`), or undefined (omit, error). */
   readonly missingEntry: Uint8Array | undefined;
   /**
-   * For one value (the common case): everything before the value's own bytes, precomputed. float:
-   * one template; int64: one per varint size (index = size, 1 to 10).
+   * For one value (the common case): everything before the value's own bytes, built on first use.
+   * float: index 0; int64: index = the varint's size, 1 to 10. Not built up front: a 200k-column
+   * spec spent seconds and a gigabyte on 2.2M templates, most of which no row needs.
    */
-  readonly templates: readonly Template[];
+  readonly templates: (Template | undefined)[];
 }
 
 /**
@@ -150,7 +151,7 @@ export class RowEncoder {
         key,
         prefix,
         missingEntry: missing === undefined ? undefined : entryBytes(entry.name, missing),
-        templates: templates(entry.kind, prefix),
+        templates: [],
       });
     }
     return new RowEncoder(features);
@@ -281,13 +282,13 @@ export class RowEncoder {
       const feature = features[index]!;
       if (mode === SCALAR) {
         if (feature.kind === FLOAT) {
-          position = this.#copyTemplate(feature.templates[0]!, position);
+          position = this.#copyTemplate(feature.templates[0] ?? templateOf(feature, 0), position);
           this.#out.view.setFloat32(position, numbers[index]!, true);
           position += 4;
         } else {
           const number = numbers[index]!;
           const size = this.#sizes[index]! - 4;
-          position = this.#copyTemplate(feature.templates[size]!, position);
+          position = this.#copyTemplate(feature.templates[size] ?? templateOf(feature, size), position);
           position =
             number >= 0
               ? writeVarint(target, position, number)
@@ -388,4 +389,9 @@ export class RowEncoder {
     }
     return position;
   }
+}
+
+/** Builds and keeps `feature`'s template for `size` (see `FastFeature.templates`). */
+function templateOf(feature: FastFeature, size: number): Template {
+  return (feature.templates[size] = template(feature.entry.kind, feature.prefix, size));
 }
