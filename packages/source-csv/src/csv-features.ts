@@ -172,6 +172,8 @@ class FeatureEngine {
   readonly #reader: CsvRecordReader;
   readonly #inferRows: number;
   #schema: CsvSchema | undefined;
+  /** The schema's vocabularies, found once: the report is read on every progress tick. */
+  #vocabularies: Record<string, readonly string[]> | undefined;
   /** `'examples'`: rows are encoded by {@link #rowEncoder}. */
   readonly #mode: 'features' | 'examples';
   #converters: CellConverter[] = [];
@@ -318,12 +320,14 @@ class FeatureEngine {
     const kinds = [...inference.kinds];
     let batch: CsvRecord[] | undefined;
     while ((batch = await reader.next()) !== undefined) for (const record of batch) inference.add(record);
-    if (collectOnly) inference.kinds.splice(0, kinds.length, ...kinds);
+    // A loop, not splice(...kinds): spreading one argument per column overflows the stack when wide.
+    if (collectOnly) for (const [index, kind] of kinds.entries()) inference.kinds[index] = kind;
   }
 
   #finish(inference: SchemaInference): CsvSchema {
     const schema = inference.schema(this.#options.missing ?? 'omit');
     this.#schema = schema;
+    this.#vocabularies = undefined;
     this.#names = inference.plan.names;
     this.#special = this.#names.includes('__proto__');
     this.#indexes = inference.plan.indexes;
@@ -423,7 +427,7 @@ class FeatureEngine {
     const base = csvReaderReport(stage, this.#reader, this.#policy, {
       ...(this.#schema === undefined
         ? {}
-        : { schema: this.#schema, vocabularies: vocabulariesOf(this.#schema) }),
+        : { schema: this.#schema, vocabularies: (this.#vocabularies ??= vocabulariesOf(this.#schema)) }),
       inferredFromRows: this.#sampled,
       ...(this.#bytePath === undefined ? {} : { byteParsedRecords: this.#bytePath.records }),
       ...(this.#options.label === undefined ? {} : { label: this.#options.label }),

@@ -23,8 +23,9 @@ export class SchemaInference {
     this.plan = plan;
     const given: Record<string, unknown> =
       input === undefined ? {} : isFullSchema(input) ? { ...input.columns } : { ...input };
+    const columns = new Set(plan.names);
     for (const name of Object.keys(given)) {
-      if (!plan.names.includes(name)) {
+      if (!columns.has(name)) {
         throw new TfpipeError(
           'CSV_HEADER',
           `the schema names column ${JSON.stringify(name)}, which the CSV does not have`,

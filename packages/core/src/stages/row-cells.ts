@@ -19,9 +19,21 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
  * the row then takes the Feature path, which raises the error (or handles the unusual value).
  */
 export class RowSlots {
-  numbers = new Float64Array(256);
-  objects: unknown[] = [];
+  numbers: Float64Array;
+  objects: unknown[];
   count = 0;
+
+  /**
+   * @param capacity - slots allocated up front. A caller that writes slots by their index (one per
+   *   feature, without {@link next}) must pass at least that many: a typed array drops writes past
+   *   its end, and the row would be written with NaN in place of the values.
+   * @default 256
+   */
+  constructor(capacity = 256) {
+    this.numbers = new Float64Array(Math.max(capacity, 1));
+    // Filled, not holey: slots are written out of order, and a sparse array turns into a slow dictionary.
+    this.objects = new Array<unknown>(this.numbers.length).fill(undefined);
+  }
 
   /** Reserves one slot; returns its index. */
   next(): number {

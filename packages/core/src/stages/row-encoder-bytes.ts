@@ -12,29 +12,22 @@ export interface Template {
 
 /**
  * The bytes of a one-value entry before the value: `0a E 0a keyLength key 12 V` and the list header
- * (`12 06 0a 04` for float; `1a (2+s) 0a s` for an int64 varint of s bytes, one template per s).
+ * (`12 06 0a 04` for float; `1a (2+s) 0a s` for an int64 varint of s bytes).
+ * @param size - float: 0; int64: the varint's size s, 1 to 10
  */
-export function templates(kind: string, prefix: Uint8Array): Template[] {
-  const build = (size: number, list: readonly number[]): Template => {
-    const entry = prefix.length + varintSize(size) + size;
-    const out = new Uint8Array(1 + varintSize(entry) + prefix.length + varintSize(size) + list.length);
-    out[0] = 0x0a;
-    let position = writeVarint(out, 1, entry);
-    out.set(prefix, position);
-    position = writeVarint(out, position + prefix.length, size);
-    out.set(list, position);
-    const words = new Uint32Array(Math.ceil(out.length / 4));
-    const view = new DataView(out.buffer);
-    for (let index = 0; index < out.length; index++) {
-      words[index >> 2]! |= view.getUint8(index) << ((index & 3) * 8);
-    }
-    return { length: out.length, words };
-  };
-  if (kind === 'float') return [build(8, [0x12, 0x06, 0x0a, 0x04])];
-  if (kind !== 'int64') return [];
-  const out: Template[] = [{ length: 0, words: new Uint32Array(0) }];
-  for (let size = 1; size <= 10; size++) out.push(build(4 + size, [0x1a, 2 + size, 0x0a, size]));
-  return out;
+export function template(kind: string, prefix: Uint8Array, size: number): Template {
+  const feature = kind === 'float' ? 8 : 4 + size;
+  const list = kind === 'float' ? [0x12, 0x06, 0x0a, 0x04] : [0x1a, 2 + size, 0x0a, size];
+  const entry = prefix.length + varintSize(feature) + feature;
+  const out = new Uint8Array(1 + varintSize(entry) + prefix.length + varintSize(feature) + list.length);
+  out[0] = 0x0a;
+  let position = writeVarint(out, 1, entry);
+  out.set(prefix, position);
+  position = writeVarint(out, position + prefix.length, feature);
+  out.set(list, position);
+  const words = new Uint32Array(Math.ceil(out.length / 4));
+  for (let index = 0; index < out.length; index++) words[index >> 2]! |= out[index]! << ((index & 3) * 8);
+  return { length: out.length, words };
 }
 
 export function fieldSize(payload: number): number {

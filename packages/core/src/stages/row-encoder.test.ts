@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { EncodedExample, ENCODED } from '../codec/encoded-example.js';
 import { decodeExample } from '../codec/decode-example.js';
 import { encodeExample, encodeInto, encodedLength } from '../codec/encode-example.js';
+import { tfProto } from '../codec/tf-proto.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Example } from '../model/example.js';
 import { collect, fromArray } from '../testing/index.js';
-import { buildExamples, compileExampleSpec } from './build-examples.js';
+import { buildExamples, compileExampleSpec, exampleEncoder } from './build-examples.js';
 import type { ExampleSpec, FeatureEntry } from './example-spec.js';
 
 const hex = (bytes: Uint8Array): string =>
@@ -178,6 +179,31 @@ describe('the direct row encoder', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('a row wider than 256 features', () => {
+  // MNIST as CSV is a label and 784 pixels. The scalar slots once stopped at 256: later floats came
+  // out NaN and later int64s as malformed protobuf, under a valid CRC.
+  it('keeps every int64 and float value past the 256th, as protobufjs decodes them', () => {
+    const names = Array.from({ length: 785 }, (_, index) => `p${String(index).padStart(3, '0')}`);
+    const kinds = names.map((_, index) => (index % 3 === 0 ? 'float' : index % 3 === 1 ? 'int64' : 'bytes'));
+    const cells = names.map((_, index) =>
+      kinds[index] === 'float' ? index + 0.5 : kinds[index] === 'int64' ? -index * 1001 : `v${index}`,
+    );
+    const encode = exampleEncoder(names.map((name, index) => [name, { kind: kinds[index]! }] as const));
+    const example = encode(cells);
+    expect(example).toBeInstanceOf(EncodedExample);
+    const { Example: ExampleType } = tfProto();
+    const decoded = ExampleType.toObject(ExampleType.decode(encodeExample(example)), {
+      longs: String,
+      bytes: String,
+    }) as { features: { feature: Record<string, Record<string, { value: unknown[] }>> } };
+    const values = names.map((name) => Object.values(decoded.features.feature[name]!)[0]!.value[0]);
+    const expected = cells.map((cell) =>
+      typeof cell === 'string' ? btoa(cell) : Number.isInteger(cell) ? String(cell) : cell,
+    );
+    expect(values).toEqual(expected);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   entryBytes,
   fieldSize,
   listSize,
-  templates,
+  template,
   writeNegative,
   type Template,
 } from './row-encoder-bytes.js';
@@ -44,10 +44,11 @@ interface FastFeature {
   /** The whole map entry written for a missing cell (`empty`, `default`), or undefined (omit, error). */
   readonly missingEntry: Uint8Array | undefined;
   /**
-   * For one value (the common case): everything before the value's own bytes, precomputed. float:
-   * one template; int64: one per varint size (index = size, 1 to 10).
+   * For one value (the common case): everything before the value's own bytes, built on first use.
+   * float: index 0; int64: index = the varint's size, 1 to 10. Not built up front: a 200k-column
+   * spec spent seconds and a gigabyte on 2.2M templates, most of which no row needs.
    */
-  readonly templates: readonly Template[];
+  readonly templates: (Template | undefined)[];
 }
 
 /**
@@ -61,8 +62,11 @@ export class RowEncoder {
   /** Feature indexes in UTF-8 byte order of their names: the order the bytes need. */
   readonly #order: readonly number[];
   readonly #slots = new RowSlots();
-  /** Slot `index` holds the value of feature `index` when its cell is one int64 or float value. */
-  readonly #scalars = new RowSlots();
+  /**
+   * Slot `index` holds the value of feature `index` when its cell is one int64 or float value: one
+   * slot per feature, sized in the constructor (written by index, so it never grows on its own).
+   */
+  readonly #scalars: RowSlots;
   /** Per feature: OMITTED, PRECOMPUTED, SCALAR or LIST. */
   readonly #modes: Int8Array;
   /** Per feature: Feature message size. */
@@ -94,6 +98,7 @@ export class RowEncoder {
       .map((_, index) => index)
       .sort((left, right) => compareBytes(features[left]!.key, features[right]!.key));
     const count = features.length;
+    this.#scalars = new RowSlots(count);
     this.#modes = new Int8Array(count);
     this.#sizes = new Float64Array(count);
     this.#payloads = new Float64Array(count);
@@ -146,7 +151,7 @@ export class RowEncoder {
         key,
         prefix,
         missingEntry: missing === undefined ? undefined : entryBytes(entry.name, missing),
-        templates: templates(entry.kind, prefix),
+        templates: [],
       });
     }
     return new RowEncoder(features);
@@ -277,13 +282,13 @@ export class RowEncoder {
       const feature = features[index]!;
       if (mode === SCALAR) {
         if (feature.kind === FLOAT) {
-          position = this.#copyTemplate(feature.templates[0]!, position);
+          position = this.#copyTemplate(feature.templates[0] ?? templateOf(feature, 0), position);
           this.#out.view.setFloat32(position, numbers[index]!, true);
           position += 4;
         } else {
           const number = numbers[index]!;
           const size = this.#sizes[index]! - 4;
-          position = this.#copyTemplate(feature.templates[size]!, position);
+          position = this.#copyTemplate(feature.templates[size] ?? templateOf(feature, size), position);
           position =
             number >= 0
               ? writeVarint(target, position, number)
@@ -384,4 +389,9 @@ export class RowEncoder {
     }
     return position;
   }
+}
+
+/** Builds and keeps `feature`'s template for `size` (see `FastFeature.templates`). */
+function templateOf(feature: FastFeature, size: number): Template {
+  return (feature.templates[size] = template(feature.entry.kind, feature.prefix, size));
 }

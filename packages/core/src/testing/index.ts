@@ -18,3 +18,14 @@ export { testSource, testSink } from './test-suites.js';
 export { ConformanceError } from './conformance-check.js';
 export type { ConformanceCheck } from './conformance-check.js';
 export { activeFileResources } from './open-handles.js';
+export { randomTable } from './random-table.js';
+export type {
+  Table,
+  TableCell,
+  TableColumn,
+  TableKind,
+  TableValue,
+  RandomTableOptions,
+} from './random-table.js';
+export { protobufjsFeatures, expectedFeatures } from './protobufjs-features.js';
+export type { PlainFeature } from './protobufjs-features.js';
