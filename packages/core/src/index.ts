@@ -32,7 +32,7 @@ export {
 export type { CompiledGlob, GlobSegment } from './paths/glob-pattern.js';
 export { expandGlob } from './paths/expand-glob.js';
 export type { ExpandGlobOptions } from './paths/expand-glob.js';
-export { joinPath, listDirectory, usableName } from './paths/list-directory.js';
+export { checkReplacedName, joinPath, listDirectory, usableName } from './paths/list-directory.js';
 export type { DirectoryEntry, DirectoryEntryBytes, ListingFileSystem } from './paths/list-directory.js';
 export { decodeFileName, escapeFileName } from './paths/file-name.js';
 export type { DecodedFileName } from './paths/file-name.js';

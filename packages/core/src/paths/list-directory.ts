@@ -98,3 +98,29 @@ export function usableName(directory: string, entry: DirectoryEntry, stage: stri
     reason: 'rename it to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest)',
   });
 }
+
+/**
+ * Refuses, with the real reason, a path typed as an argument that holds U+FFFD and does not exist:
+ * Node.js decodes arguments as UTF-8 and replaces bytes that are not, so a file whose name is not
+ * UTF-8 cannot be named on the command line at all. Other paths pass (their errors come when opened).
+ * @throws TfpipeError `INPUT_NOT_FOUND` naming the path
+ */
+export async function checkReplacedName(
+  fileSystem: Pick<ListingFileSystem, 'stat'>,
+  path: string,
+  stage: string,
+): Promise<void> {
+  if (!path.includes('\uFFFD')) return;
+  const exists = await fileSystem.stat(path).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return;
+  throw new TfpipeError('INPUT_NOT_FOUND', 'no such file', {
+    stage,
+    fatal: true,
+    position: { file: path },
+    reason:
+      'the name holds U+FFFD, which Node.js puts for bytes that are not UTF-8; rename the file to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest)',
+  });
+}
