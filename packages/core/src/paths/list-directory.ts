@@ -43,14 +43,17 @@ export function joinPath(directory: string, name: string): string {
 
 /**
  * Lists `directory` sorted by name (UTF-16 order, as `Array.prototype.sort`). A directory that does not
- * exist (or is a file) lists as empty; any other failure (permissions, I/O) is an error, never a
- * silent gap in the input.
- * @throws TfpipeError `IO` naming the directory
+ * exist (or is a file) lists as empty for a glob, or is `INPUT_NOT_FOUND` with `missing: 'error'` (a
+ * directory the user named); any other failure (permissions, I/O) is an error, never a silent gap in
+ * the input.
+ * @param missing - what a missing directory gives @default 'empty'
+ * @throws TfpipeError `IO` naming the directory, `INPUT_NOT_FOUND` (see `missing`)
  */
 export async function listDirectory(
   fileSystem: ListingFileSystem,
   directory: string,
   stage: string,
+  missing: 'empty' | 'error' = 'empty',
 ): Promise<DirectoryEntry[]> {
   let entries: readonly DirectoryEntryBytes[];
   try {
@@ -60,8 +63,9 @@ export async function listDirectory(
     });
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    throw new TfpipeError('IO', 'cannot list the directory', {
+    const absent = code === 'ENOENT' || code === 'ENOTDIR';
+    if (absent && missing === 'empty') return [];
+    throw new TfpipeError(absent ? 'INPUT_NOT_FOUND' : 'IO', 'cannot list the directory', {
       stage,
       fatal: true,
       cause: error,
