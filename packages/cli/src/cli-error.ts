@@ -16,10 +16,10 @@ const OPTION_SETTINGS: Readonly<Record<string, { readonly flag?: string; readonl
 
 /**
  * `csvSource option maxRecordLength`, `overwrite: true`, `maxRecordBytes`: the option's name, with the
- * factory it belongs to and a `: true` after it.
+ * factory it belongs to and a `: true` after it; never inside `--overwrite` or `source.options.allowEmpty`.
  */
 const MENTION = new RegExp(
-  `(?:\\b[a-z][A-Za-z]* option )?\\b(${Object.keys(OPTION_SETTINGS).join('|')})\\b(: true)?`,
+  `(?:\\b[a-z][A-Za-z]* option )?(?<![-.\\w])(${Object.keys(OPTION_SETTINGS).join('|')})\\b(: true)?`,
   'g',
 );
 
