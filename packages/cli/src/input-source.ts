@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
+import { extname } from 'node:path';
+import { checkReplacedName, listDirectory, TfpipeError, usableName } from '@tfpipe/core';
 
 /** What `tfpipe convert` reads. */
 export type InputKind = 'csv' | 'jsonl' | 'parquet' | 'images' | 'tfrecord';
@@ -25,6 +25,7 @@ function kindOfFile(path: string): InputKind | undefined {
  * a directory by what it holds (images in class folders, Parquet parts, CSV files, TFRecord shards).
  */
 export async function detectInputKind(path: string): Promise<InputKind> {
+  await checkReplacedName({ stat }, path, 'convert');
   let info;
   try {
     info = await stat(path);
@@ -45,11 +46,13 @@ export async function detectInputKind(path: string): Promise<InputKind> {
     });
   }
   const counts = new Map<InputKind, number>();
-  for (const entry of await readdir(path, { withFileTypes: true })) {
+  for (const entry of await listDirectory({ readdir, stat }, path, 'convert', 'error')) {
     if (entry.name.startsWith('.') || entry.name.startsWith('_')) continue;
-    if (entry.isDirectory()) {
-      for (const inner of (await readdir(join(path, entry.name))).slice(0, 50)) {
-        const kind = kindOfFile(inner);
+    if (entry.isDirectory) {
+      // A folder whose name is not UTF-8 is refused here, naming it, not listed under a wrong name.
+      const folder = usableName(path, entry, 'convert');
+      for (const inner of (await listDirectory({ readdir, stat }, folder, 'convert')).slice(0, 50)) {
+        const kind = kindOfFile(inner.name);
         if (kind === 'images') counts.set('images', (counts.get('images') ?? 0) + 1);
       }
       continue;

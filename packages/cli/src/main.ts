@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { TfpipeError } from '@tfpipe/core';
+import { cliError } from './cli-error.js';
 import type { Command } from './command.js';
 import type { CliIo } from './io.js';
 import { writeLine } from './io.js';
@@ -52,8 +53,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await command.run(parsed.values, parsed.positionals, io);
   } catch (error) {
-    await writeLine(io.stderr, `tfpipe ${command.name}: ${describe(error)}`);
-    return isUsageError(error) ? 2 : 1;
+    const phrased = cliError(error, Object.keys(command.options));
+    await writeLine(io.stderr, `tfpipe ${command.name}: ${describe(phrased)}`);
+    return isUsageError(phrased) ? 2 : 1;
   }
 }
 

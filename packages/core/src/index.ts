@@ -21,6 +21,22 @@ export type { Example, SequenceExample, Features, PayloadType } from './model/ex
 export { TfpipeError, TFPIPE_ERROR_CODES, formatPosition } from './errors/tfpipe-error.js';
 export type { TfpipeErrorCode, TfpipeErrorOptions, Position } from './errors/tfpipe-error.js';
 
+// Path expansion: the one glob matcher and walker of every plugin (the file system is passed in)
+export {
+  compileGlob,
+  isGlob,
+  matchesGlob,
+  MAX_GLOB_ALTERNATIVES,
+  MAX_GLOB_LENGTH,
+} from './paths/glob-pattern.js';
+export type { CompiledGlob, GlobSegment } from './paths/glob-pattern.js';
+export { expandGlob } from './paths/expand-glob.js';
+export type { ExpandGlobOptions } from './paths/expand-glob.js';
+export { checkReplacedName, joinPath, listDirectory, usableName } from './paths/list-directory.js';
+export type { DirectoryEntry, DirectoryEntryBytes, ListingFileSystem } from './paths/list-directory.js';
+export { decodeFileName, escapeFileName } from './paths/file-name.js';
+export type { DecodedFileName } from './paths/file-name.js';
+
 // The plugin contract
 export {
   POSITION,

@@ -1,11 +1,11 @@
-import { appendFile, readdir, stat, truncate } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, stat, truncate } from 'node:fs/promises';
 import { positionOf, reportOf } from '@tfpipe/core';
 import { rejectionOf } from '@tfpipe/core/testing';
 import { describe, expect, test } from 'vitest';
 import { collect, withTempDir, writeTemp } from './__fixtures__/test-support.js';
 import { csvSource } from './csv-source.js';
 import { detectDelimiter } from './detect-delimiter.js';
-import { READ_CHUNK_BYTES, globToRegExp } from './file-input.js';
+import { READ_CHUNK_BYTES } from './file-input.js';
 
 async function openDescriptors(): Promise<number> {
   return (await readdir('/proc/self/fd')).length;
@@ -134,11 +134,19 @@ describe('options', () => {
     expect(rows[0]!.a).toBe('say "hi"');
   });
 
-  test('globs expand *, ?, ** and {a,b}', () => {
-    expect(globToRegExp('part-*.csv').test('part-01.csv')).toBe(true);
-    expect(globToRegExp('part-*.csv').test('x/part-01.csv')).toBe(false);
-    expect(globToRegExp('**/*.csv').test('x/y/z.csv')).toBe(true);
-    expect(globToRegExp('{a,b}?.csv').test('b1.csv')).toBe(true);
-    expect(globToRegExp('{a,b}?.csv').test('c1.csv')).toBe(false);
+  test('globs expand *, ?, ** and {a,b} on disk, skipping dot-files', async () => {
+    await withTempDir(async (directory) => {
+      await writeTemp(directory, 'a1.csv', 'a\n1\n');
+      await writeTemp(directory, 'b1.csv', 'a\n2\n');
+      await writeTemp(directory, 'c1.csv', 'a\n3\n');
+      await writeTemp(directory, '.b2.csv', 'a\nhidden\n');
+      await mkdir(`${directory}/x/y`, { recursive: true });
+      await writeTemp(directory, 'x/y/z.csv', 'a\n4\n');
+      const values = async (path: string): Promise<unknown[]> =>
+        (await collect(csvSource({ path }))).map((row) => row.a);
+      expect(await values(`${directory}/{a,b}?.csv`)).toEqual(['1', '2']);
+      expect(await values(`${directory}/*.csv`)).toEqual(['1', '2', '3']);
+      expect(await values(`${directory}/**/*.csv`)).toEqual(['1', '2', '3', '4']);
+    });
   });
 });

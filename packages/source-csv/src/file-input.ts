@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
+import { checkReplacedName, expandGlob, isGlob, TfpipeError } from '@tfpipe/core';
 
 /**
  * Bytes read from a file per read call. In the bench's CSV, 64 KiB reads parse at 2.0-2.2M rows/s,
@@ -13,22 +13,25 @@ export const READ_CHUNK_BYTES = 64 * 1024;
 /** Chunks read ahead of the parser at most. */
 export const READ_AHEAD_CHUNKS = 4;
 
-const GLOB_MAGIC = /[*?[{]/;
-
 /**
- * Expands `paths` (files or glob patterns: `*`, `?`, `**`, `[abc]`, `{a,b}`) into a sorted list of
- * files, pattern by pattern in the order given.
- * @throws TfpipeError `INPUT_NOT_FOUND` when a path does not exist or a pattern matches nothing.
+ * Expands `paths` (files or globs: `*`, `?`, `**`, `[abc]`, `{a,b}`, core's one matcher) into files,
+ * pattern by pattern in the order given, each glob's matches sorted.
+ * @throws TfpipeError `INPUT_NOT_FOUND` when a path does not exist or a pattern matches nothing,
+ * `INVALID_OPTION` for a bad glob, `IO` when a matching file's name is not UTF-8
  */
 export async function expandPaths(paths: readonly string[], stage: string): Promise<string[]> {
   const files: string[] = [];
   for (const pattern of paths) {
-    if (!GLOB_MAGIC.test(pattern)) {
+    if (!isGlob(pattern)) {
+      await checkReplacedName({ stat }, pattern, stage);
       await assertFile(pattern, stage);
       files.push(pattern);
       continue;
     }
-    const matches = await expandGlob(pattern);
+    const matches = await expandGlob(pattern.split(path.sep).join('/'), {
+      fileSystem: { readdir, stat },
+      stage,
+    });
     if (matches.length === 0) {
       throw new TfpipeError('INPUT_NOT_FOUND', `no file matches ${JSON.stringify(pattern)}`, {
         stage,
@@ -59,66 +62,6 @@ async function assertFile(file: string, stage: string): Promise<void> {
       cause: error,
     });
   }
-}
-
-async function expandGlob(pattern: string): Promise<string[]> {
-  const normalized = pattern.split(path.sep).join('/');
-  const segments = normalized.split('/');
-  const firstMagic = segments.findIndex((segment) => GLOB_MAGIC.test(segment));
-  const base = segments.slice(0, firstMagic).join('/') || (normalized.startsWith('/') ? '/' : '.');
-  const rest = segments.slice(firstMagic).join('/');
-  const matcher = globToRegExp(rest);
-  let entries: string[];
-  try {
-    entries = await readdir(base, { recursive: rest.includes('**') || rest.includes('/') });
-  } catch {
-    return [];
-  }
-  const matches: string[] = [];
-  for (const entry of entries.map((item) => item.split(path.sep).join('/')).sort()) {
-    if (!matcher.test(entry)) continue;
-    const file = base === '.' && !normalized.startsWith('./') ? entry : `${base.replace(/\/$/, '')}/${entry}`;
-    if ((await stat(file)).isFile()) matches.push(file);
-  }
-  return matches;
-}
-
-/** Translates a glob (relative part, `/`-separated) to an anchored RegExp. */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  for (let index = 0; index < glob.length; index++) {
-    const char = glob[index]!;
-    if (char === '*') {
-      if (glob[index + 1] === '*') {
-        const slash = glob[index + 2] === '/';
-        source += slash ? '(?:.*/)?' : '.*';
-        index += slash ? 2 : 1;
-      } else source += '[^/]*';
-    } else if (char === '?') source += '[^/]';
-    else if (char === '[') {
-      const close = glob.indexOf(']', index + 1);
-      if (close < 0) source += '\\[';
-      else {
-        source += `[${glob
-          .slice(index + 1, close)
-          .replace(/^!/, '^')
-          .replace(/\\/g, '\\\\')}]`;
-        index = close;
-      }
-    } else if (char === '{') {
-      const close = glob.indexOf('}', index + 1);
-      if (close < 0) source += '\\{';
-      else {
-        const options = glob
-          .slice(index + 1, close)
-          .split(',')
-          .map((option) => option.replace(/[.+^$()|\\]/g, '\\$&'));
-        source += `(?:${options.join('|')})`;
-        index = close;
-      }
-    } else source += char.replace(/[.+^$()|\\\]}]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
 }
 
 /**

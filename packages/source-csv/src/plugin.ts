@@ -31,6 +31,11 @@ export const csvSourceOptionsSchema = z.strictObject({
   comment: name.optional(),
   skipEmptyLines: flag.optional(),
   allowEmpty: flag.optional(),
+  /** Characters one record may hold before `RECORD_TOO_LARGE` (csvSource's option; `--max-record-length`). */
+  maxRecordLength: z
+    .int({ error: 'expected a whole number ≥ 1' })
+    .min(1, { error: 'expected a whole number ≥ 1' })
+    .optional(),
   columns: z
     .strictObject({
       rename: z.record(z.string(), name, { error: 'expected an object of old name → new name' }).optional(),

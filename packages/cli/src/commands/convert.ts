@@ -13,7 +13,7 @@ import {
   stringFlag,
 } from '../flags.js';
 import { detectInputKind } from '../input-source.js';
-import { SOURCE_FLAGS, SOURCE_FLAGS_HELP } from './convert-sources.js';
+import { checkSourceFlags, SOURCE_FLAGS, SOURCE_FLAGS_HELP } from './convert-sources.js';
 import { executePipeline, RUN_FLAGS } from './run.js';
 
 type Values = Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
@@ -91,6 +91,7 @@ ${SOURCE_FLAGS_HELP}`,
     const [input, out] = requirePositionals(positionals, 'IN and OUT', 2) as [string, string];
     choiceFlag(values, 'on-error', ['fail', 'skip'] as const);
     const kind = await detectInputKind(resolve(io.cwd, input));
+    checkSourceFlags(kind, values, input);
     const sink = sinkOptions(values, out);
     const saveConfig = stringFlag(values, 'save-config');
     if (saveConfig !== undefined) {

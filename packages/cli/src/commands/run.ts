@@ -100,6 +100,10 @@ transforms (filter, take, sample), a split into train/validation/test shard sets
 Paths in the file are relative to the file. The file is checked completely (JSON syntax, every key,
 every plugin's options, filter expressions, split ratios) before anything is read or written.
 
+A pipeline file names code that runs: each plugin it names (any package in a node_modules folder at or
+above the file's directory) is imported, and its code runs, while the file is checked, also with
+--dry-run. Run only pipeline files you would run as a script.
+
 Options:
   --dry-run             check the file, read a sample, print the plan, the reader spec inferred from the
                         sample and the first Examples; write nothing

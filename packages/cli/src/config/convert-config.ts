@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
 import type { TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
-import { booleanFlag, choiceFlag, integerFlag, stringFlag } from '../flags.js';
+import { booleanFlag, byteSizeFlag, choiceFlag, integerFlag, stringFlag } from '../flags.js';
 import type { InputKind } from '../input-source.js';
 import type { PipelineConfig } from './pipeline-config.js';
 
@@ -83,9 +83,14 @@ export async function convertConfig(
       break;
     case 'tfrecord': {
       const directory = (await stat(resolve(cwd, input))).isDirectory();
+      const maxRecordBytes = byteSizeFlag(values, 'max-record-bytes');
       source = {
         plugin: '@tfpipe/sink-tfrecord',
-        options: { paths: [directory ? `${input}/*` : input], ...sequence },
+        options: {
+          paths: [directory ? `${input}/*` : input],
+          ...sequence,
+          ...(maxRecordBytes === undefined ? {} : { maxRecordBytes }),
+        },
       };
       break;
     }
@@ -97,6 +102,8 @@ export async function convertConfig(
       if (schemaFile !== undefined) options.schemaFile = schemaFile;
       if (inferText !== undefined)
         options.inferRows = inferText === 'all' ? 'all' : (integerFlag(values, 'infer-rows', 0) ?? 1000);
+      const maxRecordLength = integerFlag(values, 'max-record-length');
+      if (maxRecordLength !== undefined) options.maxRecordLength = maxRecordLength;
       const label = stringFlag(values, 'label');
       if (label !== undefined) options.label = label;
       if (delimiter !== undefined)

@@ -1,9 +1,11 @@
 import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
+import { listDirectory, TfpipeError, usableName } from '@tfpipe/core';
 import { compareNames, labelMapFromNames } from '../label-map.js';
 import type { ImageInput, ImageTask } from './image-task.js';
-import { inputError } from './read-input-file.js';
+
+const STAGE = 'imageSource';
+const fileSystem = { readdir, stat };
 
 /** What {@link readClassFolders} needs. */
 export interface ClassFolderOptions {
@@ -24,19 +26,15 @@ export interface ClassFolderOptions {
  * when `classNames` disagrees with the folders
  */
 export async function readClassFolders(root: string, options: ClassFolderOptions): Promise<ImageInput> {
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch (error) {
-    throw inputError(error, root);
-  }
+  const entries = await listDirectory(fileSystem, root, STAGE, 'error');
   const folders: string[] = [];
   const linked = new Set<string>(); // class folders that are symlinks
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    if (entry.isDirectory()) folders.push(entry.name);
-    else if (entry.isSymbolicLink() && (await isDirectory(path.join(root, entry.name)))) {
-      folders.push(entry.name);
+    // A folder whose name is not UTF-8 fails loudly: skipping it would drop a whole class.
+    if (entry.isDirectory) folders.push(path.basename(usableName(root, entry, STAGE)));
+    else if (entry.isSymbolicLink && (await isDirectory(path.join(root, entry.name)))) {
+      folders.push(path.basename(usableName(root, entry, STAGE)));
       linked.add(entry.name);
     }
   }
@@ -83,24 +81,20 @@ async function listImages(
   extensions: readonly string[],
 ): Promise<ListedImage[]> {
   const found: ListedImage[] = [];
-  let entries;
-  try {
-    entries = await readdir(path.join(root, folder), { withFileTypes: true });
-  } catch (error) {
-    throw inputError(error, path.join(root, folder));
-  }
+  const entries = await listDirectory(fileSystem, path.join(root, folder), STAGE, 'error');
   entries.sort((left, right) => compareNames(left.name, right.name));
   for (const entry of entries) {
     if (entry.name.startsWith('.')) continue;
-    const relative = path.join(folder, entry.name);
-    if (entry.isDirectory()) {
+    const image =
+      (entry.isFile || entry.isSymbolicLink) && extensions.includes(path.extname(entry.name).toLowerCase());
+    if (!entry.isDirectory && !image) continue;
+    // Never skip an image (or a folder of them) silently because its name is not UTF-8.
+    const relative = path.relative(root, usableName(path.join(root, folder), entry, STAGE));
+    if (entry.isDirectory) {
       found.push(...(await listImages(root, relative, extensions)));
-    } else if (
-      (entry.isFile() || entry.isSymbolicLink()) &&
-      extensions.includes(path.extname(entry.name).toLowerCase())
-    ) {
+    } else {
       // Symlinks are kept here and checked against the root when the image is opened (PATH_ESCAPE).
-      found.push({ relative, regular: entry.isFile() });
+      found.push({ relative, regular: entry.isFile });
     }
   }
   return found;

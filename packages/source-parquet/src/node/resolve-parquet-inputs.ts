@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
-import * as path from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
+import { checkReplacedName, expandGlob, isGlob, listDirectory, TfpipeError, usableName } from '@tfpipe/core';
 
-const GLOB_CHARACTERS = /[*?[]/;
+const STAGE = 'parquetSource';
+const fileSystem = { readdir, stat };
 
 /** Files Spark, Hadoop and Hive write beside the data: `_SUCCESS`, `_metadata`, `.part-0.crc`, `_temporary/`. */
 function isDataName(name: string): boolean {
@@ -10,58 +10,23 @@ function isDataName(name: string): boolean {
 }
 
 async function walk(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { withFileTypes: true });
   const files: string[] = [];
-  for (const entry of entries) {
-    if (!isDataName(entry.name)) continue;
-    const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) files.push(...(await walk(full)));
-    else if (entry.isFile()) files.push(full);
+  for (const entry of await listDirectory(fileSystem, directory, STAGE)) {
+    if (!isDataName(entry.name) || !(entry.isDirectory || entry.isFile)) continue;
+    // A data file whose name is not UTF-8 fails loudly here rather than going missing from the output.
+    const full = usableName(directory, entry, STAGE);
+    if (entry.isDirectory) files.push(...(await walk(full)));
+    else files.push(full);
   }
   return files;
-}
-
-function globToRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let index = 0; index < pattern.length; index++) {
-    const character = pattern[index] as string;
-    if (character === '*' && pattern[index + 1] === '*') {
-      // `**/` matches any number of directories, including none
-      source += pattern[index + 2] === '/' ? '(?:.*/)?' : '.*';
-      index += pattern[index + 2] === '/' ? 2 : 1;
-    } else if (character === '*') source += '[^/]*';
-    else if (character === '?') source += '[^/]';
-    else if (character === '[') {
-      const close = pattern.indexOf(']', index);
-      if (close < 0) source += '\\[';
-      else {
-        source += `[${pattern.slice(index + 1, close).replace(/^!/, '^')}]`;
-        index = close;
-      }
-    } else source += character.replace(/[.+^${}()|\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
-}
-
-async function expandGlob(pattern: string): Promise<string[]> {
-  const normalized = pattern.split(path.sep).join('/');
-  const segments = normalized.split('/');
-  const firstGlob = segments.findIndex((segment) => GLOB_CHARACTERS.test(segment));
-  const base = segments.slice(0, firstGlob).join('/') || (normalized.startsWith('/') ? '/' : '.');
-  const matcher = globToRegExp(segments.slice(firstGlob).join('/'));
-  let files: string[];
-  try {
-    files = await walk(base);
-  } catch {
-    return [];
-  }
-  return files.filter((file) => matcher.test(path.relative(base, file).split(path.sep).join('/')));
 }
 
 /**
  * Expands what the user named into Parquet files, sorted: a file as is; a directory recursively
  * (Spark/Hive layout: `part-*.parquet`, `key=value/` partitions), skipping hidden and `_`-prefixed
- * entries and `.crc` checksums; a glob (`*`, `?`, `[…]`, `**`). Nothing found → `INPUT_NOT_FOUND`.
+ * entries and `.crc` checksums; a glob (`*`, `?`, `[…]`, `**`, `{a,b}`: core's one matcher, with the
+ * same entries skipped). Nothing found → `INPUT_NOT_FOUND`; a bad glob → `INVALID_OPTION`; a data file
+ * whose name is not UTF-8 → `IO`.
  */
 export async function resolveParquetInputs(patterns: readonly string[]): Promise<string[]> {
   const files: string[] = [];
@@ -75,11 +40,15 @@ export async function resolveParquetInputs(patterns: readonly string[]): Promise
     let found: string[];
     if (info?.isFile() === true) found = [pattern];
     else if (info?.isDirectory() === true) found = (await walk(pattern)).sort();
-    else if (GLOB_CHARACTERS.test(pattern)) found = (await expandGlob(pattern)).sort();
-    else found = [];
+    else if (isGlob(pattern)) {
+      found = await expandGlob(pattern, { fileSystem, stage: STAGE, ignore: (name) => !isDataName(name) });
+    } else {
+      await checkReplacedName(fileSystem, pattern, STAGE);
+      found = [];
+    }
     if (found.length === 0) {
       throw new TfpipeError('INPUT_NOT_FOUND', info === undefined ? 'no such file' : 'no Parquet files', {
-        stage: 'parquetSource',
+        stage: STAGE,
         fatal: true,
         position: { file: pattern },
       });

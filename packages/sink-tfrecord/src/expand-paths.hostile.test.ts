@@ -1,0 +1,86 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TfpipeError } from '@tfpipe/core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { framedFile, tempDir } from './__fixtures__/helpers.js';
+import { countRecords } from './read-examples.js';
+import { expandPaths } from './expand-paths.js';
+
+const linux = process.platform === 'linux';
+if (!linux)
+  console.warn('expand-paths.hostile: names that are not UTF-8 need Linux, those cases are skipped');
+
+async function failure(promise: Promise<unknown>): Promise<TfpipeError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (TfpipeError.is(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a TfpipeError');
+}
+
+describe('expandPaths on hostile input', () => {
+  let directory: string;
+  beforeEach(async () => {
+    directory = await tempDir();
+  });
+
+  it('*a*a*a*a*a*a*a*a*a*a*a*a*b beside a 200-character name of a: no match in < 1 s (was a hang)', async () => {
+    await writeFile(join(directory, `${'a'.repeat(200)}.tfrecord`), '');
+    const started = performance.now();
+    const error = await failure(expandPaths(`${directory}/*a*a*a*a*a*a*a*a*a*a*a*a*b`, 'count'));
+    expect(error.code).toBe('INPUT_NOT_FOUND');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('{a,b} x24 is INVALID_OPTION in < 1 s (was 1.4 GB and more)', async () => {
+    const started = performance.now();
+    const error = await failure(expandPaths(`${directory}/${'{a,b}'.repeat(24)}`, 'count'));
+    expect(error.code).toBe('INVALID_OPTION');
+    expect(error.message).toContain('expands to more than 1024 patterns');
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('[z-a] is INVALID_OPTION naming the pattern (was a raw regular-expression error)', async () => {
+    const error = await failure(expandPaths(`${directory}/x[z-a].tfrecord`, 'count'));
+    expect(error.code).toBe('INVALID_OPTION');
+    expect(error.message).toBe(`invalid glob "${directory}/x[z-a].tfrecord": range "z-a" is out of order`);
+  });
+
+  it.skipIf(!linux)(
+    'a glob over files whose names are not UTF-8 fails naming one (was 3 of 6 counted, exit 0)',
+    async () => {
+      const shard = framedFile([new Uint8Array([1, 2, 3])]);
+      for (const name of [[0x61], [0x62], [0x63], [0x64, 0xff], [0x65, 0xfe], [0x66, 0xe9]]) {
+        await writeFile(
+          Buffer.concat([Buffer.from(`${directory}/`), Buffer.from(name), Buffer.from('.tfrecord')]),
+          shard,
+        );
+      }
+      const error = await failure(countRecords(`${directory}/*.tfrecord`));
+      expect(error.code).toBe('IO');
+      expect(error.message).toBe(
+        `cannot read a file whose name is not valid UTF-8 in ${directory}/d\\xFF.tfrecord: rename it to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest)`,
+      );
+    },
+  );
+
+  it.skipIf(!linux)(
+    '** refuses a directory whose name is not UTF-8 instead of skipping what it holds',
+    async () => {
+      const inner = Buffer.concat([Buffer.from(`${directory}/`), Buffer.from([0x78, 0xff])]);
+      await mkdir(inner);
+      await writeFile(Buffer.concat([inner, Buffer.from('/a.tfrecord')]), framedFile([new Uint8Array([1])]));
+      const error = await failure(expandPaths(`${directory}/**/*.tfrecord`, 'count'));
+      expect(error.code).toBe('IO');
+      expect(error.position.file).toBe(`${directory}/x\\xFF`);
+    },
+  );
+
+  it('a path typed with U+FFFD (a byte Node.js could not decode) says why it is missing', async () => {
+    const error = await failure(expandPaths(`${directory}/d\uFFFD.tfrecord`, 'count'));
+    expect(error.code).toBe('INPUT_NOT_FOUND');
+    expect(error.message).toContain('which Node.js puts for bytes that are not UTF-8');
+  });
+});
