@@ -5,7 +5,17 @@
  */
 
 // The Example model
-export { bytes, float, int64, emptyFeature, toInt64, featureLength } from './model/feature.js';
+export {
+  bytes,
+  float,
+  int64,
+  bytesList,
+  floatList,
+  int64List,
+  emptyFeature,
+  toInt64,
+  featureLength,
+} from './model/feature.js';
 export type {
   Feature,
   FeatureKind,
@@ -108,10 +118,16 @@ export { EncodedExample, ENCODED, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from
 export { copyBytes } from './codec/copy-bytes.js';
 export { withCrc32c, knownCrc32c, collectCrcSpans, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
 export { decodeExample, decodeSequenceExample } from './codec/decode-example.js';
-export { exampleToJson, sequenceExampleToJson } from './codec/example-to-json.js';
+export {
+  exampleToJson,
+  sequenceExampleToJson,
+  exampleToJsonText,
+  sequenceExampleToJsonText,
+} from './codec/example-to-json.js';
 export type { ExampleJson, SequenceExampleJson, FeaturesJson, FeatureJson } from './codec/example-to-json.js';
 export { exampleFromJson, sequenceExampleFromJson } from './codec/example-from-json.js';
 export { floatToJson } from './codec/json-float.js';
+export { jsonText } from './codec/json-text.js';
 export { tfProto } from './codec/tf-proto.js';
 export type { TfProto } from './codec/tf-proto.js';
 export { serializeExamples } from './stages/serialize-examples.js';

@@ -109,9 +109,9 @@ export async function expandPaths(paths: string | readonly string[], stage: stri
         fatal: true,
       });
     }
-    files.push(
-      ...matches.map((file) => (!path.startsWith('./') && file.startsWith('./') ? file.slice(2) : file)),
-    );
+    // A loop, not `push(...matches)`: a glob may match more files than a call takes arguments.
+    for (const file of matches)
+      files.push(!path.startsWith('./') && file.startsWith('./') ? file.slice(2) : file);
   }
   return files;
 }

@@ -262,7 +262,7 @@ class FeatureEngine {
       let batch: CsvRecord[] | undefined = this.#buffered;
       for (const record of batch.slice(0, this.#inferRows)) inference.add(record);
       while (inference.rows < this.#inferRows && (batch = await this.#reader.next()) !== undefined) {
-        this.#buffered.push(...batch);
+        for (const record of batch) this.#buffered.push(record);
         for (const record of batch.slice(0, this.#inferRows - inference.rows)) inference.add(record);
       }
     }
@@ -318,7 +318,8 @@ class FeatureEngine {
     const kinds = [...inference.kinds];
     let batch: CsvRecord[] | undefined;
     while ((batch = await reader.next()) !== undefined) for (const record of batch) inference.add(record);
-    if (collectOnly) inference.kinds.splice(0, kinds.length, ...kinds);
+    // Element by element, not `splice(0, n, ...kinds)`: one argument per column overflows the stack on wide tables.
+    if (collectOnly) kinds.forEach((kind, index) => (inference.kinds[index] = kind));
   }
 
   #finish(inference: SchemaInference): CsvSchema {

@@ -94,7 +94,7 @@ async function listImages(
     if (entry.name.startsWith('.')) continue;
     const relative = path.join(folder, entry.name);
     if (entry.isDirectory()) {
-      found.push(...(await listImages(root, relative, extensions)));
+      for (const image of await listImages(root, relative, extensions)) found.push(image);
     } else if (
       (entry.isFile() || entry.isSymbolicLink()) &&
       extensions.includes(path.extname(entry.name).toLowerCase())

@@ -15,7 +15,7 @@ async function walk(directory: string): Promise<string[]> {
   for (const entry of entries) {
     if (!isDataName(entry.name)) continue;
     const full = path.join(directory, entry.name);
-    if (entry.isDirectory()) files.push(...(await walk(full)));
+    if (entry.isDirectory()) for (const file of await walk(full)) files.push(file);
     else if (entry.isFile()) files.push(full);
   }
   return files;
@@ -84,7 +84,7 @@ export async function resolveParquetInputs(patterns: readonly string[]): Promise
         position: { file: pattern },
       });
     }
-    files.push(...found);
+    for (const file of found) files.push(file);
   }
   return files;
 }
