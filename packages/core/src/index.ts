@@ -117,7 +117,13 @@ export { encodeExample, encodeSequenceExample, encodedLength, encodeInto } from 
 export { EncodedExample, ENCODED, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from './codec/encoded-example.js';
 export { copyBytes } from './codec/copy-bytes.js';
 export { withCrc32c, knownCrc32c, collectCrcSpans, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
-export { decodeExample, decodeSequenceExample } from './codec/decode-example.js';
+export {
+  decodeExample,
+  decodeSequenceExample,
+  MIN_DECODED_BYTES,
+  DECODED_BYTES_PER_RECORD_BYTE,
+} from './codec/decode-example.js';
+export type { DecodeOptions } from './codec/decode-example.js';
 export {
   exampleToJson,
   sequenceExampleToJson,
