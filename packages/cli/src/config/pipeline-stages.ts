@@ -103,9 +103,14 @@ export function exampleStage(loaded: LoadedPipeline, opened: OpenedSource<unknow
 export function statsTap(collector: FeatureStatsCollector, payloadType: PayloadType): Stage {
   const add = (record: unknown): void => {
     if (record instanceof Uint8Array) {
-      collector.add(
-        payloadType === 'SequenceExample' ? decodeSequenceExample(record) : decodeExample(record),
-      );
+      let decoded: Example | SequenceExample;
+      try {
+        decoded = payloadType === 'SequenceExample' ? decodeSequenceExample(record) : decodeExample(record);
+      } catch (error) {
+        // A record too large to decode (RECORD_TOO_LARGE) or malformed: say which one.
+        throw TfpipeError.is(error) ? error.withPosition(positionOf(record) ?? {}) : error;
+      }
+      collector.add(decoded);
     } else collector.add(record as Example | SequenceExample);
   };
   const stage = new TransformStream<unknown, unknown>({
