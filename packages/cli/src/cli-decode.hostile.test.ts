@@ -1,7 +1,7 @@
 // Hostile records through the built CLI: a record with 130k features (argument spreads overflowed
 // the stack), one of millions of empty values (decoded ~60x its size into a V8 OOM abort), and float -0.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeExample, example, float, int64, type Feature } from '@tfpipe/core';
@@ -94,6 +94,21 @@ describe('a record with 130k features', () => {
     expect([result.code, result.stderr]).toEqual([0, '']);
     expect(result.stdout.split(marker).length - 1).toBe(WIDE);
   });
+
+  it(
+    'convert of a directory writes the shard and a reader_spec.py with every feature',
+    { timeout: 60_000 },
+    async () => {
+      const input = join(directory, 'wide-input');
+      await mkdir(input);
+      await copyFile(wide, join(input, 'wide.tfrecord'));
+      const output = join(directory, 'wide-output');
+      const result = await tfpipe(['convert', input, output]);
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      const spec = await readFile(join(output, 'reader_spec.py'), 'utf8');
+      expect(spec.split('tf.io.FixedLenFeature(').length - 1).toBe(WIDE);
+    },
+  );
 });
 
 describe('a 16 MB record of 8M empty bytes values, under a 256 MB V8 heap', () => {
@@ -106,6 +121,26 @@ describe('a 16 MB record of 8M empty bytes values, under a 256 MB V8 heap', () =
       expect(result.stderr).toMatch(
         /^tfpipe (inspect|schema): Example too large to decode at byte \d+ \(record 0\) of .*empties\.tfrecord: its values would take more than \d+ bytes of memory once decoded.*\[RECORD_TOO_LARGE\]\n$/,
       );
+    },
+  );
+});
+
+describe('a directory holding that record, converted under a 256 MB V8 heap', () => {
+  it(
+    'ends with RECORD_TOO_LARGE naming the file and record, and writes no shard',
+    { timeout: 60_000 },
+    async () => {
+      const input = join(directory, 'empties-input');
+      await mkdir(input);
+      await copyFile(empties, join(input, 'empties.tfrecord'));
+      const output = join(directory, 'empties-output');
+      const result = await tfpipeInHeap(256, ['convert', input, output]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(
+        /^tfpipe convert: Example too large to decode at byte \d+ \(record 0\) of .*empties\.tfrecord: .*\[RECORD_TOO_LARGE\]\n$/,
+      );
+      const written = await readdir(output).catch(() => []);
+      expect(written.filter((name) => name.endsWith('.tfrecord'))).toEqual([]);
     },
   );
 });
