@@ -80,7 +80,7 @@ function toFeature(value: unknown): Feature | undefined | null {
   if (isFeature(value)) return value;
   if (value === null || value === undefined || value === '') return undefined;
   const values = Array.isArray(value) ? (value as unknown[]) : [value];
-  if (values.every((item) => typeof item === 'string')) return bytesList(values as string[]);
+  if (values.every((item) => typeof item === 'string')) return bytesList(values);
   if (values.every((item) => typeof item === 'boolean'))
     return int64List(values.map((item) => (item ? 1 : 0)));
   if (
@@ -90,6 +90,6 @@ function toFeature(value: unknown): Feature | undefined | null {
   ) {
     return int64List(values as (number | bigint)[]);
   }
-  if (values.every((item) => typeof item === 'number')) return floatList(values as number[]);
+  if (values.every((item) => typeof item === 'number')) return floatList(values);
   return null;
 }
