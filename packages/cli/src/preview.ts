@@ -46,6 +46,12 @@ function previewBytes(bytes: Uint8Array): string {
   return `<${formatBytes(bytes.length)}: ${hex}${bytes.length > 12 ? ' …' : ''}>`;
 }
 
+/** A float32 as protobuf's JSON printer writes it, `-0` included (`String(-0)` is `'0'`). */
+function floatText(value: number): string {
+  const json = floatToJson(value);
+  return Object.is(json, -0) ? '-0' : String(json);
+}
+
 /** `int64[3]`, `bytes[1]`, `(no kind)`. */
 export function describeKind(feature: Feature): string {
   return feature.kind === 'none' ? '(no kind)' : `${feature.kind}[${feature.value.length}]`;
@@ -59,7 +65,7 @@ export function previewValues(feature: Feature): string {
     const value = values[index];
     if (value instanceof Uint8Array) shown.push(previewBytes(value));
     // A float32 shown as protobuf's JSON printer writes it: 1.1, not 1.100000023841858.
-    else if (feature.kind === 'float') shown.push(String(floatToJson(value as number)));
+    else if (feature.kind === 'float') shown.push(floatText(value as number));
     else shown.push(String(value));
   }
   if (values.length > MAX_VALUES) shown.push(`… ${values.length - MAX_VALUES} more`);

@@ -5,7 +5,17 @@
  */
 
 // The Example model
-export { bytes, float, int64, emptyFeature, toInt64, featureLength } from './model/feature.js';
+export {
+  bytes,
+  float,
+  int64,
+  bytesList,
+  floatList,
+  int64List,
+  emptyFeature,
+  toInt64,
+  featureLength,
+} from './model/feature.js';
 export type {
   Feature,
   FeatureKind,
@@ -128,11 +138,23 @@ export { encodeExample, encodeSequenceExample, encodedLength, encodeInto } from 
 export { EncodedExample, ENCODED, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from './codec/encoded-example.js';
 export { copyBytes } from './codec/copy-bytes.js';
 export { withCrc32c, knownCrc32c, collectCrcSpans, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
-export { decodeExample, decodeSequenceExample } from './codec/decode-example.js';
-export { exampleToJson, sequenceExampleToJson } from './codec/example-to-json.js';
+export {
+  decodeExample,
+  decodeSequenceExample,
+  MIN_DECODED_BYTES,
+  DECODED_BYTES_PER_RECORD_BYTE,
+} from './codec/decode-example.js';
+export type { DecodeOptions } from './codec/decode-example.js';
+export {
+  exampleToJson,
+  sequenceExampleToJson,
+  exampleToJsonText,
+  sequenceExampleToJsonText,
+} from './codec/example-to-json.js';
 export type { ExampleJson, SequenceExampleJson, FeaturesJson, FeatureJson } from './codec/example-to-json.js';
 export { exampleFromJson, sequenceExampleFromJson } from './codec/example-from-json.js';
 export { floatToJson } from './codec/json-float.js';
+export { jsonText } from './codec/json-text.js';
 export { tfProto } from './codec/tf-proto.js';
 export type { TfProto } from './codec/tf-proto.js';
 export { serializeExamples } from './stages/serialize-examples.js';

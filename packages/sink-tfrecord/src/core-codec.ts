@@ -3,6 +3,7 @@ import {
   decodeSequenceExample,
   encodeInto,
   encodedLength,
+  type DecodeOptions,
   type Example,
   type SequenceExample,
 } from '@tfpipe/core';
@@ -11,8 +12,8 @@ import {
 export interface CoreCodec {
   encodedLength(value: Example | SequenceExample): number;
   encodeInto(value: Example | SequenceExample, target: Uint8Array, offset: number): number;
-  decodeExample(bytes: Uint8Array): Example;
-  decodeSequenceExample(bytes: Uint8Array): SequenceExample;
+  decodeExample(bytes: Uint8Array, options?: DecodeOptions): Example;
+  decodeSequenceExample(bytes: Uint8Array, options?: DecodeOptions): SequenceExample;
 }
 
 const CODEC: CoreCodec = { encodedLength, encodeInto, decodeExample, decodeSequenceExample };

@@ -28,7 +28,8 @@ export async function expandPaths(paths: string | readonly string[], stage: stri
         fatal: true,
       });
     }
-    files.push(...matches);
+    // A loop, not `push(...matches)`: a glob may match more files than a call takes arguments.
+    for (const file of matches) files.push(file);
   }
   return files;
 }

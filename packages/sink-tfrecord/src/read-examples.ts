@@ -4,6 +4,7 @@ import {
   positionOf,
   reportOf,
   withPosition,
+  type DecodeOptions,
   type Example,
   type PayloadType,
   type SequenceExample,
@@ -18,7 +19,7 @@ import { tfrecordSource, type TfrecordSourceOptions } from './tfrecord-source.js
 export type ReadTfrecordOptions = Omit<TfrecordSourceOptions, 'paths'>;
 
 /** Options of {@link readExamples}. */
-export interface ReadExamplesOptions extends ReadTfrecordOptions {
+export interface ReadExamplesOptions extends ReadTfrecordOptions, DecodeOptions {
   /**
    * How to decode the payloads. `'auto'` takes the manifest's payload type (see `readManifest`), else
    * Example. Left unset, it decodes Examples, and a manifest that says SequenceExample is an
@@ -59,8 +60,13 @@ export async function* readExamples(
   }
   const payloadType: PayloadType = requested === 'auto' ? (manifest?.payloadType ?? 'Example') : requested;
   const codec = coreCodec(STAGE);
+  // A record that would decode past maxDecodedBytes is RECORD_TOO_LARGE, under the onError policy.
+  const decodeOptions: DecodeOptions =
+    options.maxDecodedBytes === undefined ? {} : { maxDecodedBytes: options.maxDecodedBytes };
   const decode = (bytes: Uint8Array): Example | SequenceExample =>
-    payloadType === 'SequenceExample' ? codec.decodeSequenceExample(bytes) : codec.decodeExample(bytes);
+    payloadType === 'SequenceExample'
+      ? codec.decodeSequenceExample(bytes, decodeOptions)
+      : codec.decodeExample(bytes, decodeOptions);
   const policy = new RecordErrorPolicy(options);
   for await (const record of iterate(tfrecordSource({ ...options, paths: files }))) {
     let value: Example | SequenceExample;

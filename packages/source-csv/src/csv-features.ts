@@ -264,7 +264,7 @@ class FeatureEngine {
       let batch: CsvRecord[] | undefined = this.#buffered;
       for (const record of batch.slice(0, this.#inferRows)) inference.add(record);
       while (inference.rows < this.#inferRows && (batch = await this.#reader.next()) !== undefined) {
-        this.#buffered.push(...batch);
+        for (const record of batch) this.#buffered.push(record);
         for (const record of batch.slice(0, this.#inferRows - inference.rows)) inference.add(record);
       }
     }

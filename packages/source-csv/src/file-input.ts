@@ -38,7 +38,8 @@ export async function expandPaths(paths: readonly string[], stage: string): Prom
         fatal: true,
       });
     }
-    files.push(...matches);
+    // A loop, not `push(...matches)`: a glob may match more files than a call takes arguments.
+    for (const match of matches) files.push(match);
   }
   return files;
 }

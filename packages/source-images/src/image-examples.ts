@@ -1,8 +1,8 @@
 import {
-  bytes,
+  bytesList,
   example,
-  float,
-  int64,
+  floatList,
+  int64List,
   markLending,
   passRelease,
   PASSES_RELEASE,
@@ -80,16 +80,16 @@ function toFeature(value: unknown): Feature | undefined | null {
   if (isFeature(value)) return value;
   if (value === null || value === undefined || value === '') return undefined;
   const values = Array.isArray(value) ? (value as unknown[]) : [value];
-  if (values.every((item) => typeof item === 'string')) return bytes(...values);
+  if (values.every((item) => typeof item === 'string')) return bytesList(values);
   if (values.every((item) => typeof item === 'boolean'))
-    return int64(...values.map((item) => (item ? 1 : 0)));
+    return int64List(values.map((item) => (item ? 1 : 0)));
   if (
     values.every(
       (item) => typeof item === 'bigint' || (typeof item === 'number' && Number.isSafeInteger(item)),
     )
   ) {
-    return int64(...(values as (number | bigint)[]));
+    return int64List(values as (number | bigint)[]);
   }
-  if (values.every((item) => typeof item === 'number')) return float(...values);
+  if (values.every((item) => typeof item === 'number')) return floatList(values);
   return null;
 }

@@ -1,4 +1,4 @@
-import { bytes, float, int64, TfpipeError } from '@tfpipe/core';
+import { bytes, bytesList, floatList, int64, int64List, TfpipeError } from '@tfpipe/core';
 import type { Feature } from '@tfpipe/core';
 import type { ImageTask } from './inputs/image-task.js';
 import type { ImageKeyRole, ImageKeys } from './image-keys.js';
@@ -39,19 +39,19 @@ export function buildImageRecord(
   }
   if (image.objects !== undefined) {
     const objects = image.objects;
-    put('xmin', float(...objects.map((item) => item.box.xmin)));
-    put('ymin', float(...objects.map((item) => item.box.ymin)));
-    put('xmax', float(...objects.map((item) => item.box.xmax)));
-    put('ymax', float(...objects.map((item) => item.box.ymax)));
-    put('objectText', bytes(...objects.map((item) => item.object.text)));
-    put('objectLabel', int64(...objects.map((item) => item.object.label)));
+    put('xmin', floatList(objects.map((item) => item.box.xmin)));
+    put('ymin', floatList(objects.map((item) => item.box.ymin)));
+    put('xmax', floatList(objects.map((item) => item.box.xmax)));
+    put('ymax', floatList(objects.map((item) => item.box.ymax)));
+    put('objectText', bytesList(objects.map((item) => item.object.text)));
+    put('objectLabel', int64List(objects.map((item) => item.object.label)));
     if (task.detection === 'voc') {
-      put('difficult', int64(...objects.map((item) => item.object.difficult ?? 0)));
-      put('truncated', int64(...objects.map((item) => item.object.truncated ?? 0)));
-      put('view', bytes(...objects.map((item) => item.object.view ?? 'Unspecified')));
+      put('difficult', int64List(objects.map((item) => item.object.difficult ?? 0)));
+      put('truncated', int64List(objects.map((item) => item.object.truncated ?? 0)));
+      put('view', bytesList(objects.map((item) => item.object.view ?? 'Unspecified')));
     } else {
-      put('isCrowd', int64(...objects.map((item) => item.object.isCrowd ?? 0)));
-      put('area', float(...objects.map((item) => item.area ?? 0)));
+      put('isCrowd', int64List(objects.map((item) => item.object.isCrowd ?? 0)));
+      put('area', floatList(objects.map((item) => item.area ?? 0)));
     }
   }
   for (const [name, value] of Object.entries(task.extra ?? {})) {

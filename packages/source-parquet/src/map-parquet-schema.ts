@@ -197,7 +197,7 @@ export function mapParquetSchema(metadata: FileMetaData, options: ResolvedReadOp
     if (selected !== undefined && !selected.has(column)) continue;
     try {
       const built = buildNode(node, column, false, { options, column });
-      features.push(...built.features);
+      for (const feature of built.features) features.push(feature);
       mappers.set(column, built.mapper);
     } catch (error) {
       if (!(error instanceof UnsupportedShape)) throw error;

@@ -1,4 +1,4 @@
-import { exampleToJson, isSequenceExample, sequenceExampleToJson, type Features } from '@tfpipe/core';
+import { exampleToJsonText, isSequenceExample, sequenceExampleToJsonText, type Features } from '@tfpipe/core';
 import { expandPaths, readExamples } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
 import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
@@ -8,7 +8,9 @@ import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-
 
 function featureLines(features: Features, indent: string): string[] {
   const names = Object.keys(features).sort();
-  const width = Math.min(32, Math.max(0, ...names.map((name) => name.length)));
+  // A loop, not `Math.max(...lengths)`: a record may have more features than a call takes arguments.
+  let width = 0;
+  for (const name of names) width = Math.min(32, Math.max(width, name.length));
   return names.map((name) => {
     const feature = features[name]!;
     return `${indent}${name.padEnd(width)}  ${describeKind(feature).padEnd(11)} ${previewValues(feature)}`;
@@ -38,8 +40,10 @@ ${READ_FLAGS_HELP}`,
     if (limit === 0) return 0;
     for await (const record of readExamples(files, { ...readOptions(values), payloadType })) {
       if (json) {
-        const form = isSequenceExample(record) ? sequenceExampleToJson(record) : exampleToJson(record);
-        await writeLine(io.stdout, JSON.stringify(form));
+        const text = isSequenceExample(record)
+          ? sequenceExampleToJsonText(record)
+          : exampleToJsonText(record);
+        await writeLine(io.stdout, text);
       } else {
         await writeLine(io.stdout, `record ${shown} (${payloadType})`);
         if (isSequenceExample(record)) {

@@ -63,7 +63,9 @@ function table(stats: DatasetStats): string[] {
       label: `${stat.name} (list, ${stat.minSteps}-${stat.maxSteps} steps)`,
     })),
   ];
-  const width = Math.max(7, ...rows.map((row) => row.label.length));
+  // A loop, not `Math.max(...lengths)`: a dataset may have more features than a call takes arguments.
+  let width = 7;
+  for (const row of rows) width = Math.max(width, row.label.length);
   const lines = [
     `${stats.records} records (${stats.payloadType})`,
     `${'feature'.padEnd(width)}  kind    length    present`,

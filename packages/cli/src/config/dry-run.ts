@@ -2,11 +2,11 @@ import { relative } from 'node:path';
 import {
   decodeExample,
   decodeSequenceExample,
-  exampleToJson,
+  exampleToJsonText,
   FeatureStatsCollector,
   isSequenceExample,
   mapRows,
-  sequenceExampleToJson,
+  sequenceExampleToJsonText,
   take,
   tensorflowSpec,
   type Example,
@@ -123,9 +123,7 @@ export async function dryRun(
   const shown = records.slice(0, options.show ?? 3);
   lines.push(`first ${shown.length} record(s):`);
   for (const record of shown) {
-    lines.push(
-      JSON.stringify(isSequenceExample(record) ? sequenceExampleToJson(record) : exampleToJson(record)),
-    );
+    lines.push(isSequenceExample(record) ? sequenceExampleToJsonText(record) : exampleToJsonText(record));
   }
   lines.push('', 'dry run: nothing was written');
   return { lines, examples: records };

@@ -1,10 +1,10 @@
 import {
   buildExamples,
-  bytes,
+  bytesList,
   decodeExample,
   decodeSequenceExample,
-  float,
-  int64,
+  floatList,
+  int64List,
   isSequenceExample,
   mapRows,
   markLending,
@@ -37,7 +37,8 @@ function toFeature(value: unknown, field: string, row: object): Feature | undefi
   if (value === undefined || value === null || value === '') return undefined;
   if (isFeature(value)) return value;
   const values = Array.isArray(value) ? (value as unknown[]) : [value];
-  if (values.every((item) => typeof item === 'string' || item instanceof Uint8Array)) return bytes(...values);
+  if (values.every((item) => typeof item === 'string' || item instanceof Uint8Array))
+    return bytesList(values as (string | Uint8Array)[]);
   if (
     values.every(
       (item) =>
@@ -46,11 +47,11 @@ function toFeature(value: unknown, field: string, row: object): Feature | undefi
         (typeof item === 'number' && Number.isSafeInteger(item)),
     )
   ) {
-    return int64(
-      ...values.map((item) => (typeof item === 'boolean' ? (item ? 1 : 0) : (item as number | bigint))),
+    return int64List(
+      values.map((item) => (typeof item === 'boolean' ? (item ? 1 : 0) : (item as number | bigint))),
     );
   }
-  if (values.every((item) => typeof item === 'number')) return float(...values);
+  if (values.every((item) => typeof item === 'number')) return floatList(values as number[]);
   throw new TfpipeError('FEATURE_TYPE', 'cannot make a feature of this value; give the pipeline a spec', {
     stage: 'rowsToExamples',
     position: { ...positionOf(row), field },
@@ -102,9 +103,14 @@ export function exampleStage(loaded: LoadedPipeline, opened: OpenedSource<unknow
 export function statsTap(collector: FeatureStatsCollector, payloadType: PayloadType): Stage {
   const add = (record: unknown): void => {
     if (record instanceof Uint8Array) {
-      collector.add(
-        payloadType === 'SequenceExample' ? decodeSequenceExample(record) : decodeExample(record),
-      );
+      let decoded: Example | SequenceExample;
+      try {
+        decoded = payloadType === 'SequenceExample' ? decodeSequenceExample(record) : decodeExample(record);
+      } catch (error) {
+        // A record too large to decode (RECORD_TOO_LARGE) or malformed: say which one.
+        throw TfpipeError.is(error) ? error.withPosition(positionOf(record) ?? {}) : error;
+      }
+      collector.add(decoded);
     } else collector.add(record as Example | SequenceExample);
   };
   const stage = new TransformStream<unknown, unknown>({

@@ -3,7 +3,14 @@ import type { Feature } from '../model/feature.js';
 import type { Example, SequenceExample } from '../model/example.js';
 import { ProtoReader } from './proto-reader.js';
 
-import { expectWireType, finish, newBuilder, readFeature, WIRE_LENGTH_DELIMITED } from './read-feature.js';
+import {
+  DECODED_COST,
+  expectWireType,
+  finish,
+  newBuilder,
+  readFeature,
+  WIRE_LENGTH_DELIMITED,
+} from './read-feature.js';
 import type { FeatureBuilder } from './read-feature.js';
 
 // Keys are protobuf `string`s, which proto3 requires to be valid UTF-8 (protobuf's C++ and upb
@@ -14,6 +21,7 @@ import type { FeatureBuilder } from './read-feature.js';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 function readKey(reader: ProtoReader, start: number, end: number): string {
+  reader.charge(end - start, start);
   const bytes = reader.bytes;
   if (end - start <= 32) {
     let key = '';
@@ -91,6 +99,7 @@ function readFeatures(reader: ProtoReader, features: Record<string, Feature>, en
     return target;
   };
   eachField(reader, end, 1, 'Features.feature', (entryEnd) => {
+    reader.charge(DECODED_COST.entry, reader.position);
     const [key, builder] = readEntry(reader, entryEnd, readValue);
     features[key] = finish(builder ?? newBuilder());
   });
@@ -101,6 +110,7 @@ function readFeatureLists(reader: ProtoReader, lists: Record<string, readonly Fe
   const readValue = (features: Feature[] | undefined, valueEnd: number): Feature[] => {
     const target = features ?? [];
     eachField(reader, valueEnd, 1, 'FeatureList.feature', (featureEnd) => {
+      reader.charge(DECODED_COST.step, reader.position);
       const builder = newBuilder();
       readFeature(reader, builder, featureEnd);
       target.push(finish(builder));
@@ -108,19 +118,56 @@ function readFeatureLists(reader: ProtoReader, lists: Record<string, readonly Fe
     return target;
   };
   eachField(reader, end, 1, 'FeatureLists.feature_list', (entryEnd) => {
+    reader.charge(DECODED_COST.entry, reader.position);
     const [key, features] = readEntry(reader, entryEnd, readValue);
     lists[key] = features ?? [];
   });
 }
 
-function readerFor(bytes: Uint8Array, messageName: string): ProtoReader {
+/** Options of {@link decodeExample} and {@link decodeSequenceExample}. */
+export interface DecodeOptions {
+  /**
+   * The most memory, in bytes, the decoded record may take, as estimated before each value is
+   * allocated (about 200 bytes per bytes value plus its length, 32 per int64, 4 per float, 320 per
+   * feature plus its name). A record over it is a `RECORD_TOO_LARGE` error, never an out-of-memory
+   * crash: a record of 1- or 2-byte values otherwise decodes into 30 to 100 times its size.
+   * `Infinity` turns the check off.
+   * @default the larger of 128 MiB and 4 × the record's length
+   */
+  readonly maxDecodedBytes?: number;
+}
+
+/** The default decoded-memory floor of {@link DecodeOptions.maxDecodedBytes}, in bytes (128 MiB). */
+export const MIN_DECODED_BYTES = 128 * 1024 * 1024;
+/** The default decoded-memory limit as a multiple of the record's length (see {@link DecodeOptions.maxDecodedBytes}). */
+export const DECODED_BYTES_PER_RECORD_BYTE = 4;
+
+/**
+ * Checks {@link DecodeOptions.maxDecodedBytes}, for stages that take it, when they are created.
+ * @throws TfpipeError `INVALID_OPTION` (fatal) unless it is absent, a whole number of bytes or `Infinity`
+ */
+export function checkDecodeOptions(options: DecodeOptions, stage?: string): void {
+  const limit = options.maxDecodedBytes;
+  if (limit !== undefined && !(limit === Infinity || (Number.isSafeInteger(limit) && limit >= 0))) {
+    throw new TfpipeError(
+      'INVALID_OPTION',
+      `maxDecodedBytes must be a whole number of bytes or Infinity, got ${String(limit)}`,
+      stage === undefined ? { fatal: true } : { fatal: true, stage },
+    );
+  }
+}
+
+function readerFor(bytes: Uint8Array, messageName: string, options: DecodeOptions): ProtoReader {
   if (!(bytes instanceof Uint8Array)) {
     throw new TfpipeError('PROTO_DECODE', `malformed ${messageName}`, {
       position: { byteOffset: 0 },
       reason: `expected a Uint8Array, got ${bytes === null ? 'null' : typeof bytes}`,
     });
   }
-  return new ProtoReader(bytes, messageName);
+  checkDecodeOptions(options);
+  const limit = options.maxDecodedBytes;
+  const maxDecodedBytes = limit ?? Math.max(MIN_DECODED_BYTES, DECODED_BYTES_PER_RECORD_BYTE * bytes.length);
+  return new ProtoReader(bytes, messageName, maxDecodedBytes);
 }
 
 /**
@@ -131,10 +178,12 @@ function readerFor(bytes: Uint8Array, messageName: string): ProtoReader {
  * float values are `Float32Array`s; int64 values are exact `bigint`s.
  * @throws TfpipeError `PROTO_DECODE` with `position.byteOffset` (from the start of `bytes`) for
  *   malformed input: a truncated varint or field, a length past the end, a varint over 10 bytes,
- *   wire type 6 or 7, an unmatched group, a known field of the wrong wire type, a key that is not UTF-8.
+ *   wire type 6 or 7, an unmatched group, a known field of the wrong wire type, a key that is not UTF-8;
+ *   `RECORD_TOO_LARGE` with `position.byteOffset` of the first value over `options.maxDecodedBytes`;
+ *   `INVALID_OPTION` for a bad `maxDecodedBytes`
  */
-export function decodeExample(bytes: Uint8Array): Example {
-  const reader = readerFor(bytes, 'Example');
+export function decodeExample(bytes: Uint8Array, options: DecodeOptions = {}): Example {
+  const reader = readerFor(bytes, 'Example', options);
   const features = Object.create(null) as Record<string, Feature>;
   const end = bytes.length;
   eachField(reader, end, 1, 'Example.features', (featuresEnd) => readFeatures(reader, features, featuresEnd));
@@ -144,10 +193,11 @@ export function decodeExample(bytes: Uint8Array): Example {
 /**
  * Decodes a serialized `tf.train.SequenceExample`, as tolerant as {@link decodeExample}. Example
  * bytes also decode as a SequenceExample (both keep their features at field 1): know the payload type.
- * @throws TfpipeError `PROTO_DECODE` with `position.byteOffset` for malformed input
+ * @throws TfpipeError `PROTO_DECODE` with `position.byteOffset` for malformed input;
+ *   `RECORD_TOO_LARGE` past `options.maxDecodedBytes`
  */
-export function decodeSequenceExample(bytes: Uint8Array): SequenceExample {
-  const reader = readerFor(bytes, 'SequenceExample');
+export function decodeSequenceExample(bytes: Uint8Array, options: DecodeOptions = {}): SequenceExample {
+  const reader = readerFor(bytes, 'SequenceExample', options);
   const context = Object.create(null) as Record<string, Feature>;
   const featureLists = Object.create(null) as Record<string, readonly Feature[]>;
   const end = bytes.length;

@@ -84,7 +84,8 @@ export class EncodedExample implements Example {
 
   /** The features, decoded from the bytes once. */
   get features(): Features {
-    return (this.#features ??= decodeExample(this[ENCODED]).features);
+    // No decoded-memory budget: these bytes were encoded here from the caller's own values.
+    return (this.#features ??= decodeExample(this[ENCODED], { maxDecodedBytes: Infinity }).features);
   }
 
   /** The wire bytes (a view, not a copy). */

@@ -3,6 +3,7 @@ import type { Example, Features, SequenceExample } from '../model/example.js';
 import { toBase64 } from './base64.js';
 import { sortedKeys } from './feature-keys.js';
 import { floatToJson } from './json-float.js';
+import { jsonText } from './json-text.js';
 
 /** The proto3 JSON form of a `tf.train.Feature`; `{}` when no kind is set. */
 export interface FeatureJson {
@@ -67,13 +68,17 @@ function featuresToJson(features: Features): FeaturesJson {
  * int64 as decimal strings, bytes as padded standard base64, floats as the shortest number (6 to 9
  * significant digits) that reads back to the same float32, non-finite floats as `"NaN"`,
  * `"Infinity"`, `"-Infinity"`, empty lists and maps left out, keys in UTF-8 byte order (JavaScript
- * still lists integer-like keys first). `JSON.stringify` the result for text.
+ * still lists integer-like keys first). A float `-0` stays `-0`. For text, use
+ * {@link exampleToJsonText}: `JSON.stringify` writes `-0` as `0`.
  */
 export function exampleToJson(example: Example): ExampleJson {
   return { features: featuresToJson(example.features) };
 }
 
-/** The proto3 JSON form of a SequenceExample: `{"context":{"feature":{…}},"featureLists":{"featureList":{"name":{"feature":[…]}}}}`. */
+/**
+ * The proto3 JSON form of a SequenceExample: `{"context":{"feature":{…}},"featureLists":{"featureList":{"name":{"feature":[…]}}}}`,
+ * written as {@link exampleToJson} writes an Example. For text, use {@link sequenceExampleToJsonText}.
+ */
 export function sequenceExampleToJson(sequence: SequenceExample): SequenceExampleJson {
   const lists = sequence.featureLists;
   const featureList = mapOf(lists, (key) => {
@@ -84,4 +89,18 @@ export function sequenceExampleToJson(sequence: SequenceExample): SequenceExampl
     context: featuresToJson(sequence.context),
     featureLists: featureList === undefined ? {} : { featureList },
   };
+}
+
+/**
+ * The proto3 JSON form of an Example as one line of JSON text, as protobuf's printers write it: like
+ * `JSON.stringify(exampleToJson(example))` but a float `-0` is written `-0` (not `0`), so that
+ * `exampleFromJson` gives back the same bytes.
+ */
+export function exampleToJsonText(example: Example): string {
+  return jsonText(exampleToJson(example));
+}
+
+/** The proto3 JSON form of a SequenceExample as one line of JSON text, a float `-0` written `-0`. */
+export function sequenceExampleToJsonText(sequence: SequenceExample): string {
+  return jsonText(sequenceExampleToJson(sequence));
 }

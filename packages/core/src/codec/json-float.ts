@@ -10,7 +10,8 @@
  *
  * Non-finite values are the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, as the proto3 JSON
  * mapping prescribes. The returned number is the value, not the text: `JSON.stringify` may format its
- * exponent differently (`1e-7` where C++ writes `1e-07`), and writes `-0` as `0`.
+ * exponent differently (`1e-7` where C++ writes `1e-07`), and writes `-0` as `0` (`jsonText` and
+ * `exampleToJsonText` write `-0`, as protobuf does).
  *
  * Differences that remain, all on values no one types: JavaScript's `toPrecision` rounds exact
  * ties up where C's printf rounds half to even, and the round-trip check goes through a double.

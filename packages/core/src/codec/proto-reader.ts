@@ -10,12 +10,33 @@ const MAX_GROUP_DEPTH = 100;
 export class ProtoReader {
   /** The next byte to read. */
   position = 0;
+  /** Decoded bytes still allowed (see {@link charge}). */
+  #remaining: number;
 
   constructor(
     readonly bytes: Uint8Array,
     /** `'Example'` or `'SequenceExample'`, for messages. */
     readonly messageName: string,
-  ) {}
+    /** The memory the decoded values may take, in bytes (see {@link charge}). @default Infinity */
+    readonly maxDecodedBytes = Infinity,
+  ) {
+    this.#remaining = maxDecodedBytes;
+  }
+
+  /**
+   * Counts `cost` bytes of decoded memory (JavaScript objects and copied bytes, as the decoder
+   * estimates them) against `maxDecodedBytes`, before they are allocated.
+   * @throws TfpipeError `RECORD_TOO_LARGE` at `byteOffset` once the budget is spent
+   */
+  charge(cost: number, byteOffset: number): void {
+    this.#remaining -= cost;
+    if (this.#remaining < 0) {
+      throw new TfpipeError('RECORD_TOO_LARGE', `${this.messageName} too large to decode`, {
+        position: { byteOffset },
+        reason: `its values would take more than ${this.maxDecodedBytes} bytes of memory once decoded (the record has ${this.bytes.length} bytes)`,
+      });
+    }
+  }
 
   /** A `PROTO_DECODE` error at `byteOffset`. */
   error(byteOffset: number, reason: string): TfpipeError {

@@ -37,16 +37,33 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const encoder = new TextEncoder();
 
-/** A bytes feature. Strings are UTF-8 encoded. */
+/** A bytes feature. Strings are UTF-8 encoded. For an array of values, use {@link bytesList}. */
 export function bytes(...values: readonly (Uint8Array | string)[]): BytesFeature {
+  return bytesList(values);
+}
+
+/**
+ * A bytes feature from an array of any length; strings are UTF-8 encoded. Spreading a long array into
+ * {@link bytes} passes every value as an argument, which overflows the stack past ~100k values.
+ */
+export function bytesList(values: readonly (Uint8Array | string)[]): BytesFeature {
   return {
     kind: 'bytes',
     value: values.map((value) => (typeof value === 'string' ? encoder.encode(value) : value)),
   };
 }
 
-/** A float feature. Values are stored as float32 on the wire. */
+/** A float feature. Values are stored as float32 on the wire. For an array of values, use {@link floatList}. */
 export function float(...values: readonly number[]): FloatFeature {
+  return floatList(values);
+}
+
+/**
+ * A float feature from an array of any length (kept as given, not copied). Spreading a long array
+ * into {@link float} overflows the stack past ~100k values.
+ * @throws TfpipeError `FEATURE_TYPE` for a value that is not a number
+ */
+export function floatList(values: readonly number[]): FloatFeature {
   for (const value of values) {
     if (typeof value !== 'number') {
       throw new TfpipeError('FEATURE_TYPE', `float feature value must be a number, got ${typeof value}`);
@@ -57,9 +74,18 @@ export function float(...values: readonly number[]): FloatFeature {
 
 /**
  * An int64 feature. `bigint`s must lie in the int64 range; `number`s must be safe integers:
- * an unsafe number is an error, never silently rounded.
+ * an unsafe number is an error, never silently rounded. For an array of values, use {@link int64List}.
  */
 export function int64(...values: readonly (bigint | number)[]): Int64Feature {
+  return int64List(values);
+}
+
+/**
+ * An int64 feature from an array of any length, checked as {@link int64} checks. Spreading a long
+ * array into {@link int64} overflows the stack past ~100k values.
+ * @throws TfpipeError `UNSAFE_INTEGER` or `INT64_RANGE`
+ */
+export function int64List(values: readonly (bigint | number)[]): Int64Feature {
   return { kind: 'int64', value: values.map((value) => toInt64(value)) };
 }
 

@@ -17,8 +17,9 @@ export function mergeReports(stage: string, reports: readonly (StageReport | und
   for (const report of reports) {
     if (report === undefined) continue;
     skipped += report.skipped ?? 0;
-    if (report.skippedErrors !== undefined) skippedErrors.push(...report.skippedErrors);
-    if (report.shards !== undefined) shards.push(...report.shards);
+    // Loops, not `push(...list)`: a spread passes each item as an argument (100k shards overflow the stack).
+    for (const error of report.skippedErrors ?? []) skippedErrors.push(error);
+    for (const shard of report.shards ?? []) shards.push(shard);
     if (report.bytes !== undefined) bytes = (bytes ?? 0) + report.bytes;
     if (report.records !== undefined) records = report.records;
     if (report.currentShard !== undefined) currentShard = report.currentShard;

@@ -3,7 +3,8 @@ import type { RecordErrorOptions, Reporter } from '../contract/plugin-contract.j
 import { RecordErrorPolicy } from '../contract/record-error-policy.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Position } from '../errors/tfpipe-error.js';
-import { decodeExample, decodeSequenceExample } from '../codec/decode-example.js';
+import { checkDecodeOptions, decodeExample, decodeSequenceExample } from '../codec/decode-example.js';
+import type { DecodeOptions } from '../codec/decode-example.js';
 import type { Example, PayloadType, SequenceExample } from '../model/example.js';
 
 /** A serialized record: its bytes, or an object holding them (as `tfrecordSource` yields). */
@@ -20,7 +21,8 @@ export type SerializedRecord =
     };
 
 /** Options of {@link parseExamples}. */
-export interface ParseExamplesOptions<Type extends PayloadType = PayloadType> extends RecordErrorOptions {
+export interface ParseExamplesOptions<Type extends PayloadType = PayloadType>
+  extends RecordErrorOptions, DecodeOptions {
   /**
    * What the records hold. Example bytes also parse as a SequenceExample, so this is never guessed.
    * @default 'Example'
@@ -64,8 +66,10 @@ function locate(error: TfpipeError, position: Position, recordIndex: number): Tf
  * A stage that decodes serialized records into Examples (or SequenceExamples, with
  * `payloadType: 'SequenceExample'`). Decoding is as tolerant as protobuf's (see `decodeExample`);
  * a malformed record is a `PROTO_DECODE` error carrying the record's file, index and byte offset,
- * and falls under the `onError` policy (`'skip'` drops it, counts it and calls `onSkip`).
- * @throws TfpipeError `INVALID_OPTION` for a `payloadType` other than `'Example'` or `'SequenceExample'`
+ * and falls under the `onError` policy (`'skip'` drops it, counts it and calls `onSkip`), as does a
+ * record that would decode past `maxDecodedBytes` (`RECORD_TOO_LARGE`).
+ * @throws TfpipeError `INVALID_OPTION` for a `payloadType` other than `'Example'` or `'SequenceExample'`,
+ *   or a bad `maxDecodedBytes`
  */
 export function parseExamples<Type extends PayloadType = 'Example'>(
   options: ParseExamplesOptions<Type> = {},
@@ -81,9 +85,13 @@ export function parseExamples<Type extends PayloadType = 'Example'>(
       },
     );
   }
+  checkDecodeOptions(options, 'parseExamples');
   const policy = new RecordErrorPolicy(options);
+  const decodeOptions: DecodeOptions =
+    options.maxDecodedBytes === undefined ? {} : { maxDecodedBytes: options.maxDecodedBytes };
   const decode = (payloadType === 'Example' ? decodeExample : decodeSequenceExample) as (
     bytes: Uint8Array,
+    options: DecodeOptions,
   ) => Parsed<Type>;
   let records = 0;
   let index = 0;
@@ -97,7 +105,7 @@ export function parseExamples<Type extends PayloadType = 'Example'>(
             reason: 'a record must be a Uint8Array or { data: Uint8Array }',
           });
         }
-        controller.enqueue(decode(data));
+        controller.enqueue(decode(data, decodeOptions));
         records++;
       } catch (error) {
         policy.handle(TfpipeError.is(error) ? locate(error, recordPosition(chunk), recordIndex) : error);

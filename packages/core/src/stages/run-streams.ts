@@ -198,7 +198,7 @@ function summarise(
   const details: Record<string, unknown> = {};
   for (const report of reports) {
     skipped += report.skipped ?? 0;
-    if (report.skippedErrors !== undefined) skippedErrors.push(...report.skippedErrors);
+    for (const error of report.skippedErrors ?? []) skippedErrors.push(error);
     if (report.details !== undefined) Object.assign(details, report.details);
   }
   return {

@@ -53,23 +53,25 @@ function datasetLine(options: PythonSpecOptions): string {
  */
 export function tensorflowSpec(stats: DatasetStats, options: PythonSpecOptions = {}): string {
   const spec = readerSpec(stats);
-  const lines = ['import tensorflow as tf', ''];
-  if (spec.payloadType === 'Example') {
-    lines.push('feature_description = {', ...spec.features.map(tfLine), '}', '');
-    lines.push(
-      'def parse(serialized):',
-      '    return tf.io.parse_single_example(serialized, feature_description)',
-    );
-  } else {
-    lines.push('context_features = {', ...spec.features.map(tfLine), '}', '');
-    lines.push('sequence_features = {', ...spec.featureLists.map(tfLine), '}', '');
-    lines.push(
-      'def parse(serialized):',
-      '    return tf.io.parse_single_sequence_example(',
-      '        serialized, context_features=context_features, sequence_features=sequence_features)',
-    );
-  }
-  lines.push('', datasetLine(options));
+  // `concat`, never `push(...lines)`: a spread passes each feature as an argument, and past ~100k
+  // features that overflows the stack.
+  const parse =
+    spec.payloadType === 'Example'
+      ? ['feature_description = {']
+          .concat(spec.features.map(tfLine), '}', '')
+          .concat(
+            'def parse(serialized):',
+            '    return tf.io.parse_single_example(serialized, feature_description)',
+          )
+      : ['context_features = {']
+          .concat(spec.features.map(tfLine), '}', '', 'sequence_features = {')
+          .concat(spec.featureLists.map(tfLine), '}', '')
+          .concat(
+            'def parse(serialized):',
+            '    return tf.io.parse_single_sequence_example(',
+            '        serialized, context_features=context_features, sequence_features=sequence_features)',
+          );
+  const lines = ['import tensorflow as tf', ''].concat(parse, '', datasetLine(options));
   return `${lines.join('\n')}\n`;
 }
 
@@ -95,17 +97,13 @@ export function daliSpec(stats: DatasetStats, options: PythonSpecOptions = {}): 
   if (spec.payloadType === 'SequenceExample') {
     return '# DALI reads tf.train.Example records only; these files hold SequenceExamples.\n';
   }
-  return [
-    'from nvidia.dali import fn',
-    'import nvidia.dali.tfrecord as tfrec',
-    '',
-    'features = {',
-    ...spec.features.map(daliLine),
-    '}',
-    '',
-    `inputs = fn.readers.tfrecord(path=[${files.map(py).join(', ')}], index_path=[${files
-      .map((file) => py(`${file}.idx`))
-      .join(', ')}], features=features)`,
-    '',
-  ].join('\n');
+  return ['from nvidia.dali import fn', 'import nvidia.dali.tfrecord as tfrec', '', 'features = {']
+    .concat(spec.features.map(daliLine), '}', '')
+    .concat(
+      `inputs = fn.readers.tfrecord(path=[${files.map(py).join(', ')}], index_path=[${files
+        .map((file) => py(`${file}.idx`))
+        .join(', ')}], features=features)`,
+      '',
+    )
+    .join('\n');
 }

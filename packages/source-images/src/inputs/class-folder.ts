@@ -91,7 +91,7 @@ async function listImages(
     // Never skip an image (or a folder of them) silently because its name is not UTF-8.
     const relative = path.relative(root, usableName(path.join(root, folder), entry, STAGE));
     if (entry.isDirectory) {
-      found.push(...(await listImages(root, relative, extensions)));
+      for (const nested of await listImages(root, relative, extensions)) found.push(nested);
     } else {
       // Symlinks are kept here and checked against the root when the image is opened (PATH_ESCAPE).
       found.push({ relative, regular: entry.isFile });

@@ -15,7 +15,7 @@ async function walk(directory: string): Promise<string[]> {
     if (!isDataName(entry.name) || !(entry.isDirectory || entry.isFile)) continue;
     // A data file whose name is not UTF-8 fails loudly here rather than going missing from the output.
     const full = usableName(directory, entry, STAGE);
-    if (entry.isDirectory) files.push(...(await walk(full)));
+    if (entry.isDirectory) for (const file of await walk(full)) files.push(file);
     else files.push(full);
   }
   return files;
@@ -53,7 +53,7 @@ export async function resolveParquetInputs(patterns: readonly string[]): Promise
         position: { file: pattern },
       });
     }
-    files.push(...found);
+    for (const file of found) files.push(file);
   }
   return files;
 }
