@@ -1,7 +1,8 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
 import { compareNames, labelMapFromNames } from '../label-map.js';
+import { emptyInputError } from './empty-input.js';
 import type { ImageInput, ImageTask } from './image-task.js';
 import { inputError } from './read-input-file.js';
 
@@ -13,15 +14,29 @@ export interface ClassFolderOptions {
   readonly classNames: readonly string[] | undefined;
   /** The id of the first class. */
   readonly labelBase: number;
+  /** Absolute paths left out of the scan (tfpipe's own output inside the root). */
+  readonly exclude: readonly string[];
+  /** No image at all is no error. */
+  readonly allowEmpty: boolean;
+}
+
+/** A scan's state: what it leaves out, and what it saw besides images. */
+interface Scan {
+  readonly extensions: readonly string[];
+  /** Excluded directories, as resolved and as real paths. */
+  readonly excluded: ReadonlySet<string>;
+  readonly realRoot: string;
+  readonly otherFiles: Map<string, number>;
 }
 
 /**
  * A `root/<class>/<file>` tree, as Keras `image_dataset_from_directory` and torchvision `ImageFolder`
  * read it: each sub-directory is a class, ids follow the class names sorted by UTF-8 bytes (Python's
  * `sorted()`), files inside a class (also in nested folders) are taken in the same order. Hidden
- * entries (`.name`) and files directly under the root are ignored.
+ * entries (`.name`), files directly under the root and the `exclude` paths are ignored.
  * @throws TfpipeError fatal `INPUT_NOT_FOUND`/`IO` when the root cannot be read, `INVALID_OPTION`
- * when `classNames` disagrees with the folders
+ * when `classNames` disagrees with the folders, `IMAGE_UNSUPPORTED`/`INPUT_NOT_FOUND` when no image
+ * is found (unless `allowEmpty`)
  */
 export async function readClassFolders(root: string, options: ClassFolderOptions): Promise<ImageInput> {
   let entries;
@@ -30,10 +45,18 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
   } catch (error) {
     throw inputError(error, root);
   }
+  const scan: Scan = {
+    extensions: options.extensions,
+    excluded: await excludedPaths(options.exclude),
+    realRoot: await realpath(root).catch(() => root),
+    otherFiles: new Map(),
+  };
   const folders: string[] = [];
   const linked = new Set<string>(); // class folders that are symlinks
+  let rootImages = 0;
   for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('.') || isExcluded(scan, root, entry.name)) continue;
+    if (entry.isFile() && options.extensions.includes(path.extname(entry.name).toLowerCase())) rootImages++;
     if (entry.isDirectory()) folders.push(entry.name);
     else if (entry.isSymbolicLink() && (await isDirectory(path.join(root, entry.name)))) {
       folders.push(entry.name);
@@ -56,7 +79,7 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
   const tasks: ImageTask[] = [];
   for (const entry of labelMap) {
     if (!folders.includes(entry.name)) continue;
-    for (const { relative, regular } of await listImages(root, entry.name, options.extensions)) {
+    for (const { relative, regular } of await listImages(root, entry.name, scan)) {
       tasks.push({
         path: path.join(root, relative),
         root,
@@ -66,6 +89,10 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
         label: { id: entry.id, text: entry.name },
       });
     }
+  }
+  if (tasks.length === 0 && !options.allowEmpty) {
+    const findings = { otherFiles: scan.otherFiles, rootImages, extensions: options.extensions };
+    throw emptyInputError('the class folders', root, findings);
   }
   return { tasks, labelMap };
 }
@@ -77,11 +104,7 @@ interface ListedImage {
   readonly regular: boolean;
 }
 
-async function listImages(
-  root: string,
-  folder: string,
-  extensions: readonly string[],
-): Promise<ListedImage[]> {
+async function listImages(root: string, folder: string, scan: Scan): Promise<ListedImage[]> {
   const found: ListedImage[] = [];
   let entries;
   try {
@@ -94,16 +117,37 @@ async function listImages(
     if (entry.name.startsWith('.')) continue;
     const relative = path.join(folder, entry.name);
     if (entry.isDirectory()) {
-      found.push(...(await listImages(root, relative, extensions)));
-    } else if (
-      (entry.isFile() || entry.isSymbolicLink()) &&
-      extensions.includes(path.extname(entry.name).toLowerCase())
-    ) {
+      if (!isExcluded(scan, root, relative)) found.push(...(await listImages(root, relative, scan)));
+      continue;
+    }
+    if (!entry.isFile() && !entry.isSymbolicLink()) continue;
+    const extension = path.extname(entry.name).toLowerCase();
+    if (scan.extensions.includes(extension)) {
       // Symlinks are kept here and checked against the root when the image is opened (PATH_ESCAPE).
       found.push({ relative, regular: entry.isFile() });
+    } else {
+      scan.otherFiles.set(extension, (scan.otherFiles.get(extension) ?? 0) + 1);
     }
   }
   return found;
+}
+
+/** Each excluded path as given (resolved) and, when it exists, as its real path. */
+async function excludedPaths(exclude: readonly string[]): Promise<Set<string>> {
+  const excluded = new Set<string>();
+  for (const item of exclude) {
+    excluded.add(path.resolve(item));
+    const real = await realpath(item).catch(() => undefined);
+    if (real !== undefined) excluded.add(real);
+  }
+  return excluded;
+}
+
+function isExcluded(scan: Scan, root: string, relative: string): boolean {
+  if (scan.excluded.size === 0) return false;
+  return (
+    scan.excluded.has(path.resolve(root, relative)) || scan.excluded.has(path.join(scan.realRoot, relative))
+  );
 }
 
 async function isDirectory(file: string): Promise<boolean> {
