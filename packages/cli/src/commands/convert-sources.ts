@@ -10,6 +10,7 @@ export const SOURCE_FLAGS = {
   format: { type: 'string' },
   quality: { type: 'string' },
   grayscale: { type: 'boolean' },
+  'max-file-bytes': { type: 'string' },
   coco: { type: 'string' },
   voc: { type: 'string' },
   columns: { type: 'string' },
@@ -24,4 +25,5 @@ export const SOURCE_FLAGS_HELP = `Input (IN is picked by its extension or, for a
   .parquet / a folder   --columns a,b,c
   an image folder       class folders root/<class>/<file>; --coco FILE or --voc DIR for detection sets;
                         --resize WxH, --fit cover|contain|fill|inside, --format jpeg|png|webp,
-                        --quality 1-100, --grayscale`;
+                        --quality 1-100, --grayscale, --max-file-bytes SIZE (refuse larger image
+                        files, default 256M); an OUT inside the image folder is not read as a class`;

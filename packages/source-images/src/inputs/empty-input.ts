@@ -24,11 +24,12 @@ export function emptyInputError(what: string, file: string, findings?: ScanFindi
     const found = [...findings.otherFiles]
       .sort(([, left], [, right]) => right - left)
       .slice(0, 5)
-      .map(([extension, count]) => `${count} ${extension === '' ? 'without an extension' : extension}`)
+      .map(([extension, count]) => `${extension === '' ? 'no extension' : extension} (${count})`)
       .join(', ');
+    const read = findings.extensions.join(', ');
     return new TfpipeError('IMAGE_UNSUPPORTED', detail, {
       ...facts,
-      reason: `found files ${found}; images are read from ${findings.extensions.join(', ')} files`,
+      reason: `its files end in ${found}, none in ${read}, the extensions read as images`,
     });
   }
   const reason =
