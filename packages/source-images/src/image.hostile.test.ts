@@ -74,17 +74,21 @@ describe('paths that are no regular file are refused before they are opened', ()
 });
 
 describe('maxFileBytes', () => {
-  it('refuses a 3 GB file from its size, without reading it: IMAGE_TOO_LARGE with the size', {
-    timeout: 5000,
-  }, async () => {
-    const file = await put(dir, 'cat/huge.jpg', await photo(16, 16, 1));
-    await truncate(file, 3 * 1024 ** 3); // sparse: no disk space, no time
-    const { rows, skipped } = await skipping({ folder: dir });
-    expect(rows).toHaveLength(0);
-    expect(skipped[0]).toMatchObject({ code: 'IMAGE_TOO_LARGE', position: { file } });
-    expect(skipped[0]!.message).toContain(`${3 * 1024 ** 3} bytes`);
-    expect(skipped[0]!.message).toContain('maxFileBytes (268435456)');
-  });
+  it(
+    'refuses a 3 GB file from its size, without reading it: IMAGE_TOO_LARGE with the size',
+    {
+      timeout: 5000,
+    },
+    async () => {
+      const file = await put(dir, 'cat/huge.jpg', await photo(16, 16, 1));
+      await truncate(file, 3 * 1024 ** 3); // sparse: no disk space, no time
+      const { rows, skipped } = await skipping({ folder: dir });
+      expect(rows).toHaveLength(0);
+      expect(skipped[0]).toMatchObject({ code: 'IMAGE_TOO_LARGE', position: { file } });
+      expect(skipped[0]!.message).toContain(`${3 * 1024 ** 3} bytes`);
+      expect(skipped[0]!.message).toContain('maxFileBytes (268435456)');
+    },
+  );
 
   it('refuses files over a lower maxFileBytes and keeps those at it', async () => {
     const small = await photo(16, 16, 1);
