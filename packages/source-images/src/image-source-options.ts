@@ -5,7 +5,7 @@ import type { RecordErrorOptions } from '@tfpipe/core';
 import { resolveImageKeys, type ImageKeyRole, type ImageKeys } from './image-keys.js';
 import type { ResizeFit } from './processing/box-transform.js';
 import type { InvalidBoxPolicy } from './processing/place-objects.js';
-import { MAX_READABLE_BYTES } from './processing/read-image-file.js';
+import { MAX_READABLE_BYTES } from './processing/read-image-file-here.js';
 
 /** The default of {@link ImageSourceOptions.maxFileBytes}: 256 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -198,8 +198,10 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
     fail(`maxFileBytes must be an integer from 1 to ${MAX_READABLE_BYTES}, got ${String(maxFileBytes)}`);
   if (options.allowEmpty !== undefined && typeof options.allowEmpty !== 'boolean')
     fail('allowEmpty must be true or false');
-  const exclude = options.exclude ?? [];
-  if (!Array.isArray(exclude) || exclude.some((item) => typeof item !== 'string' || item === ''))
+  const exclude: readonly string[] = options.exclude ?? [];
+  // Checked on a copy of the reference: narrowing `exclude` itself would make it `any[]`.
+  const excludeValue: unknown = exclude;
+  if (!Array.isArray(excludeValue) || exclude.some((item) => typeof item !== 'string' || item === ''))
     fail('exclude must be a list of non-empty paths');
   const concurrency = options.concurrency ?? availableParallelism();
   if (!Number.isSafeInteger(concurrency) || concurrency < 1)

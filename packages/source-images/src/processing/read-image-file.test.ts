@@ -5,13 +5,8 @@ import * as path from 'node:path';
 import { crc32c } from '@tfpipe/sink-tfrecord/web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
-import {
-  FILE_TOO_LARGE,
-  NOT_A_FILE,
-  readImageFile,
-  readImageFileHere,
-  stopImageReaders,
-} from './read-image-file.js';
+import { FILE_TOO_LARGE, NOT_A_FILE, readImageFileHere } from './read-image-file-here.js';
+import { readImageFile, stopImageReaders } from './read-image-file.js';
 
 let dir: string;
 eachTemporaryDirectory((made) => (dir = made));

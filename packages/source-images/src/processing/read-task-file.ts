@@ -4,13 +4,8 @@ import type { ImageTask } from '../inputs/image-task.js';
 import { realpathInside } from '../inputs/safe-path.js';
 import type { ResolvedImageOptions } from '../image-source-options.js';
 import { firstLine } from './first-line.js';
-import {
-  FILE_TOO_LARGE,
-  NOT_A_FILE,
-  readImageFile,
-  type ImageFile,
-  type ReadRefusal,
-} from './read-image-file.js';
+import { FILE_TOO_LARGE, NOT_A_FILE, type ReadRefusal } from './read-image-file-here.js';
+import { readImageFile, type ImageFile } from './read-image-file.js';
 
 /**
  * Reads one image's file (inside its root): the first half of {@link processImage}, which an image
