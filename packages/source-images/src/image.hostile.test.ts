@@ -180,7 +180,7 @@ it('COCO: a category id given twice is a fatal IMAGE_ANNOTATION naming both name
   expect(error.message).toMatch(/category id 1 is given twice.*"cat".*"dog"/);
 });
 
-it('a libvips error is one line, the image own (not the other lines of its error buffer)', async () => {
+it("a libvips error is one line, the image's own (not the other lines of its shared error buffer)", async () => {
   // A JPEG start then zeros: libvips reports it with several lines.
   const broken = Buffer.concat([(await photo(16, 16, 1)).subarray(0, 20), Buffer.alloc(100_000)]);
   for (let index = 0; index < 4; index++) await put(dir, `cat/${index}.jpg`, broken);
@@ -189,7 +189,8 @@ it('a libvips error is one line, the image own (not the other lines of its error
   for (const error of skipped) {
     expect(error.code).toBe('IMAGE_DECODE');
     expect(error.message).not.toContain('\n');
-    expect(error.message).toContain('VipsJpeg');
+    // sharp's own words first; libvips' shared buffer may have given this image's lines to another.
+    expect(error.message).toMatch(/: Input buffer has corrupt header(: VipsJpeg: [^:]+)?$/);
   }
 });
 
