@@ -142,6 +142,29 @@ describe('a PNG header that claims more pixels than its data can hold', () => {
   });
 });
 
+describe('a sequential JPEG frame header that claims more blocks than the file can code', () => {
+  it('is IMAGE_DECODE in keep mode (16000x16000 over 8x8 pixels, under maxPixels)', async () => {
+    const jpeg = Buffer.from(await photo(8, 8, 1));
+    const frame = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+    jpeg.writeUInt16BE(16000, frame + 5);
+    jpeg.writeUInt16BE(16000, frame + 7);
+    const file = await put(dir, 'cat/a.jpg', jpeg);
+    const error = await failure({ folder: dir });
+    expect(error).toMatchObject({ code: 'IMAGE_DECODE', position: { file } });
+    expect(error.message).toContain('claims 16000x16000');
+  });
+
+  it('lets the most compressible real JPEG through (one grey, quality 1, optimised: 2 bits a block)', async () => {
+    const grey = await sharp({ create: { width: 2000, height: 2000, channels: 3, background: '#808080' } })
+      .toColourspace('b-w')
+      .jpeg({ quality: 1, optimiseCoding: true })
+      .toBuffer();
+    await put(dir, 'cat/grey.jpg', grey);
+    const rows = await collectAll(imageSource({ folder: dir }));
+    expect([value(rows[0]!['image/width']), value(rows[0]!['image/height'])]).toEqual([2000, 2000]);
+  });
+});
+
 describe('VOC XML character references', () => {
   for (const reference of ['&#xZZ;', '&#1114112;', '&#0;', '&#xD800;', '&#99999999999;']) {
     it(`${reference} is IMAGE_ANNOTATION naming the XML file, skipped under onError: 'skip'`, async () => {
