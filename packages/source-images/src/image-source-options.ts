@@ -85,7 +85,8 @@ export interface ImageSourceOptions extends RecordErrorOptions {
   /**
    * Paths left out of a class-folder scan (compared after resolving symlinks), e.g. the output
    * directory when it lies inside `folder`, so that a rerun does not read it as a class. A
-   * path that is not inside `folder` changes nothing.
+   * path that is not inside `folder` changes nothing; an excluded folder holding images is an
+   * `INVALID_OPTION` error (it would drop them without a word).
    * @default []
    */
   readonly exclude?: readonly string[];

@@ -246,10 +246,10 @@ describe('exclude (the CLI passes its output directory)', () => {
   it('an output folder inside the image folder is not a class on a rerun', async () => {
     await put(dir, 'cat/a.png', await solid(4, 4, 3, 'png'));
     await put(dir, 'dog/b.png', await solid(4, 4, 3, 'png'));
-    // What a first run left: shards, sidecars and a stray image-named file.
+    // What a first run left: shards and sidecars.
     await put(dir, 'out/data-00000-of-00001.tfrecord', 'x');
     await put(dir, 'out/labels.txt', '0:cat\n1:dog\n');
-    await put(dir, 'out/preview.png', await solid(4, 4, 3, 'png'));
+    await put(dir, 'out/reader_spec.py', '');
     const source = imageSource({ folder: dir, exclude: [path.join(dir, 'out')] });
     const rows = await collectAll(source);
     expect(rows.map((row) => value(row['image/class/text']))).toEqual(['cat', 'dog']);
@@ -258,8 +258,14 @@ describe('exclude (the CLI passes its output directory)', () => {
       { id: 1, name: 'dog' },
     ]);
     // A nested output (inside a class folder) is left out too; a path outside the root changes nothing.
-    await put(dir, 'cat/out/x.png', 'not an image');
+    await put(dir, 'cat/out/data.tfrecord', 'x');
     const exclude = [path.join(dir, 'out'), path.join(dir, 'cat', 'out'), '/elsewhere'];
     expect(await collectAll(imageSource({ folder: dir, exclude }))).toHaveLength(2);
+    // An output written into a class folder would drop that class: refused, never a silent loss.
+    const error = await failure({ folder: dir, exclude: [path.join(dir, 'dog')] });
+    expect(error).toMatchObject({ code: 'INVALID_OPTION', fatal: true });
+    expect(error.message).toContain(
+      `${path.join(dir, 'dog')} is left out of the scan (as the output) but holds images`,
+    );
   });
 });

@@ -55,7 +55,11 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
   const linked = new Set<string>(); // class folders that are symlinks
   let rootImages = 0;
   for (const entry of entries) {
-    if (entry.name.startsWith('.') || isExcluded(scan, root, entry.name)) continue;
+    if (entry.name.startsWith('.')) continue;
+    if (isExcluded(scan, root, entry.name)) {
+      if (entry.isDirectory()) await refuseExcludedImages(root, entry.name, scan);
+      continue;
+    }
     if (entry.isFile() && options.extensions.includes(path.extname(entry.name).toLowerCase())) rootImages++;
     if (entry.isDirectory()) folders.push(entry.name);
     else if (entry.isSymbolicLink() && (await isDirectory(path.join(root, entry.name)))) {
@@ -118,6 +122,7 @@ async function listImages(root: string, folder: string, scan: Scan): Promise<Lis
     const relative = path.join(folder, entry.name);
     if (entry.isDirectory()) {
       if (!isExcluded(scan, root, relative)) found.push(...(await listImages(root, relative, scan)));
+      else await refuseExcludedImages(root, relative, scan);
       continue;
     }
     if (!entry.isFile() && !entry.isSymbolicLink()) continue;
@@ -141,6 +146,27 @@ async function excludedPaths(exclude: readonly string[]): Promise<Set<string>> {
     if (real !== undefined) excluded.add(real);
   }
   return excluded;
+}
+
+/**
+ * An excluded folder (the output) that holds images of the input is a mistake, say an output
+ * written into a class folder: leaving it out would drop that class without a word.
+ * @throws TfpipeError fatal `INVALID_OPTION`
+ */
+async function refuseExcludedImages(root: string, relative: string, scan: Scan): Promise<void> {
+  const images = await listImages(root, relative, { ...scan, excluded: new Set(), otherFiles: new Map() });
+  if (images.length === 0) return;
+  const folder = path.join(root, relative);
+  throw new TfpipeError(
+    'INVALID_OPTION',
+    `${folder} is left out of the scan (as the output) but holds images`,
+    {
+      stage: 'imageSource',
+      position: { file: path.join(root, images[0]!.relative) },
+      fatal: true,
+      reason: `${images.length} image file(s) would be dropped without a word: write the output elsewhere`,
+    },
+  );
 }
 
 function isExcluded(scan: Scan, root: string, relative: string): boolean {
