@@ -236,6 +236,17 @@ describe('an input with no image is an error, not an empty output', () => {
     expect((await failure({ folder: dir })).message).toContain('put them in one folder per class');
   });
 
+  it('a class folder of files but no image (an older output): IMAGE_UNSUPPORTED naming it', async () => {
+    await put(dir, 'cat/a.png', await solid(4, 4, 3, 'png'));
+    await mkdir(path.join(dir, 'empty')); // an empty class stays a class, as in Keras
+    await put(dir, 'old-out/data-00000-of-00001.tfrecord', 'x');
+    await put(dir, 'old-out/reader_spec.py', '');
+    const error = await failure({ folder: dir });
+    expect(error).toMatchObject({ code: 'IMAGE_UNSUPPORTED', position: { file: path.join(dir, 'old-out') } });
+    expect(error.message).toContain('no image in class folder old-out');
+    expect(error.message).toMatch(/\.tfrecord \(1\), \.py \(1\)/);
+  });
+
   it('a list with a header only: INPUT_NOT_FOUND naming the list', async () => {
     const list = await put(dir, 'list.csv', 'path,label\n');
     expect(await failure({ list })).toMatchObject({ code: 'INPUT_NOT_FOUND', position: { file: list } });

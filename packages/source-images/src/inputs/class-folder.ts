@@ -81,9 +81,17 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
   }
   const labelMap = labelMapFromNames(names, options.labelBase);
   const tasks: ImageTask[] = [];
+  // A class folder of files but no image (an older output folder, TIFFs) would be a class with
+  // no example, shifting the ids after it without a word. (An empty folder is an empty class, as in Keras.)
+  let imageless: { folder: string; otherFiles: Map<string, number> } | undefined;
   for (const entry of labelMap) {
     if (!folders.includes(entry.name)) continue;
-    for (const { relative, regular } of await listImages(root, entry.name, scan)) {
+    const otherFiles = new Map<string, number>();
+    const images = await listImages(root, entry.name, { ...scan, otherFiles });
+    for (const [extension, count] of otherFiles)
+      scan.otherFiles.set(extension, (scan.otherFiles.get(extension) ?? 0) + count);
+    if (images.length === 0 && otherFiles.size > 0) imageless ??= { folder: entry.name, otherFiles };
+    for (const { relative, regular } of images) {
       tasks.push({
         path: path.join(root, relative),
         root,
@@ -97,6 +105,10 @@ export async function readClassFolders(root: string, options: ClassFolderOptions
   if (tasks.length === 0 && !options.allowEmpty) {
     const findings = { otherFiles: scan.otherFiles, rootImages, extensions: options.extensions };
     throw emptyInputError('the class folders', root, findings);
+  }
+  if (imageless !== undefined) {
+    const findings = { otherFiles: imageless.otherFiles, rootImages: 0, extensions: options.extensions };
+    throw emptyInputError(`class folder ${imageless.folder}`, path.join(root, imageless.folder), findings);
   }
   return { tasks, labelMap };
 }
