@@ -5,6 +5,10 @@ import type { RecordErrorOptions } from '@tfpipe/core';
 import { resolveImageKeys, type ImageKeyRole, type ImageKeys } from './image-keys.js';
 import type { ResizeFit } from './processing/box-transform.js';
 import type { InvalidBoxPolicy } from './processing/place-objects.js';
+import { MAX_READABLE_BYTES } from './processing/read-image-file-here.js';
+
+/** The default of {@link ImageSourceOptions.maxFileBytes}: 256 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 /** An output encoding. */
 export type OutputFormat = 'jpeg' | 'png' | 'webp';
@@ -59,8 +63,33 @@ export interface ImageSourceOptions extends RecordErrorOptions {
    * @default true when any other processing option is set; kept-original bytes are never rotated
    */
   readonly autoOrient?: boolean;
-  /** Refuse images with more pixels (width × height) than this: `IMAGE_TOO_LARGE`. @default 268402689 (sharp's limit, 16383²) */
+  /**
+   * Refuse images with more pixels (width × height) than this: `IMAGE_TOO_LARGE`. It also bounds the
+   * run: images being decoded at once hold at most this many pixels together (a larger share waits
+   * for the others to finish; one image alone always runs).
+   * @default 268402689 (sharp's limit, 16383²)
+   */
   readonly maxPixels?: number;
+  /**
+   * Refuse image files of more bytes than this, from their size before they are opened:
+   * `IMAGE_TOO_LARGE`. At most 2147483647 (2 GiB − 1).
+   * @default 268435456 (256 MiB)
+   */
+  readonly maxFileBytes?: number;
+  /**
+   * Accept an input that lists no image at all (an empty folder or list): the stream then just
+   * closes. Otherwise that is a fatal error naming what was found, never an empty output.
+   * @default false
+   */
+  readonly allowEmpty?: boolean;
+  /**
+   * Paths left out of a class-folder scan (compared after resolving symlinks), e.g. the output
+   * directory when it lies inside `folder`, so that a rerun does not read it as a class. A
+   * path that is not inside `folder` changes nothing; an excluded folder holding images is an
+   * `INVALID_OPTION` error (it would drop them without a word).
+   * @default []
+   */
+  readonly exclude?: readonly string[];
   /**
    * How kept-original images are checked: `'structure'` reads the header (without sharp, unless the
    * built-in reader leaves it to sharp) and checks the file ends where its format says (catches
@@ -101,6 +130,9 @@ export interface ResolvedImageOptions {
   readonly raw: boolean;
   readonly autoOrient: boolean;
   readonly maxPixels: number;
+  readonly maxFileBytes: number;
+  readonly allowEmpty: boolean;
+  readonly exclude: readonly string[];
   readonly verify: 'structure' | 'decode';
   readonly invalidBoxes: InvalidBoxPolicy;
   readonly ignoreDifficult: boolean;
@@ -162,6 +194,16 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
     fail(`quality must be an integer from 1 to 100, got ${String(quality)}`);
   const maxPixels = options.maxPixels ?? 268_402_689;
   if (!Number.isSafeInteger(maxPixels) || maxPixels < 1) fail(`maxPixels must be a positive integer`);
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < 1 || maxFileBytes > MAX_READABLE_BYTES)
+    fail(`maxFileBytes must be an integer from 1 to ${MAX_READABLE_BYTES}, got ${String(maxFileBytes)}`);
+  if (options.allowEmpty !== undefined && typeof options.allowEmpty !== 'boolean')
+    fail('allowEmpty must be true or false');
+  const exclude: readonly string[] = options.exclude ?? [];
+  // Checked on a copy of the reference: narrowing `exclude` itself would make it `any[]`.
+  const excludeValue: unknown = exclude;
+  if (!Array.isArray(excludeValue) || exclude.some((item) => typeof item !== 'string' || item === ''))
+    fail('exclude must be a list of non-empty paths');
   const concurrency = options.concurrency ?? availableParallelism();
   if (!Number.isSafeInteger(concurrency) || concurrency < 1)
     fail(`concurrency must be a positive integer, got ${String(concurrency)}`);
@@ -197,6 +239,9 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
     raw: options.raw === true,
     autoOrient: decode && options.autoOrient !== false,
     maxPixels,
+    maxFileBytes,
+    allowEmpty: options.allowEmpty === true,
+    exclude: exclude.map((item) => path.resolve(item)),
     verify,
     invalidBoxes,
     ignoreDifficult: options.ignoreDifficult === true,

@@ -10,6 +10,7 @@ import {
 import type { Position, Reporter, StageReport } from '@tfpipe/core';
 import { readClassFolders } from './inputs/class-folder.js';
 import { readCoco } from './inputs/coco.js';
+import { emptyInputError } from './inputs/empty-input.js';
 import { readImageList } from './inputs/image-list.js';
 import type { ImageInput, ImageTask, LabelMap } from './inputs/image-task.js';
 import { readPascalVoc } from './inputs/pascal-voc.js';
@@ -19,7 +20,9 @@ import {
   type ImageSourceOptions,
   type ResolvedImageOptions,
 } from './image-source-options.js';
-import { processImage, readTaskFile, type ProcessedImage } from './processing/process-image.js';
+import { processImage, type ProcessedImage } from './processing/process-image.js';
+import { readTaskFile } from './processing/read-task-file.js';
+import { PixelBudget } from './processing/pixel-budget.js';
 import type { ImageFile } from './processing/read-image-file.js';
 
 /** The `details` of the image source's report. */
@@ -89,6 +92,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   // Decode mode: the files of the next `concurrency` images are read while sharp works on the
   // current ones, so that a freed place starts sharp at once rather than after a read.
   const readAhead = new Map<number, Promise<ImageFile>>();
+  // The whole run's decodes share maxPixels: concurrency alone would let large images add up.
+  const budget = new PixelBudget(resolved.maxPixels);
   const dropReadAhead = (): void => {
     for (const read of readAhead.values())
       read.then(
@@ -104,7 +109,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       // Lent bytes come with their CRC-32C, which the sink then need not compute (see below).
       const read = readAhead.get(next) ?? readTaskFile(task, resolved, position, lending);
       readAhead.delete(next);
-      const promise = processImage(task, resolved, position, read);
+      const promise = processImage(task, resolved, position, read, budget);
       running++;
       // A finished image frees its slot at once, not when its turn to be handed out comes. (Its
       // rejection is handled then; this also keeps it from going unhandled meanwhile.)
@@ -204,11 +209,25 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   });
 }
 
-function readInput(options: ResolvedImageOptions): Promise<ImageInput> {
+async function readInput(options: ResolvedImageOptions): Promise<ImageInput> {
+  const input = await readTasks(options);
+  // An empty output with exit code 0 would look like success (class folders say what they found).
+  if (input.tasks.length === 0 && !options.allowEmpty)
+    throw emptyInputError(`the ${options.input} input`, options.inputPath);
+  return input;
+}
+
+function readTasks(options: ResolvedImageOptions): Promise<ImageInput> {
   const { classNames, labelBase } = options;
   switch (options.input) {
     case 'folder':
-      return readClassFolders(options.inputPath, { extensions: options.extensions, classNames, labelBase });
+      return readClassFolders(options.inputPath, {
+        extensions: options.extensions,
+        classNames,
+        labelBase,
+        exclude: options.exclude,
+        allowEmpty: options.allowEmpty,
+      });
     case 'list':
       return readImageList(options.inputPath, { root: options.images, classNames, labelBase });
     case 'coco':

@@ -46,6 +46,9 @@ export const imageSourceOptionsSchema = z.strictObject({
   raw: flag.optional(),
   autoOrient: flag.optional(),
   maxPixels: positiveInteger.optional(),
+  maxFileBytes: positiveInteger.optional(),
+  allowEmpty: flag.optional(),
+  exclude: z.array(name, { error: 'expected a list of paths' }).optional(),
   verify: z.enum(['structure', 'decode'], { error: 'expected "structure" or "decode"' }).optional(),
   invalidBoxes: z.enum(['error', 'drop'], { error: 'expected "error" or "drop"' }).optional(),
   ignoreDifficult: flag.optional(),
@@ -77,6 +80,8 @@ export const plugin = defineSourcePlugin<ImageSourcePluginOptions, ImageRecord>(
       const value = options[key];
       if (value !== undefined) resolved[key] = context.resolvePath(value);
     }
+    if (options.exclude !== undefined)
+      resolved.exclude = options.exclude.map((item) => context.resolvePath(item));
     const readable = imageSource({ ...(resolved as object), onError: context.onError });
     // Without a spec the rows become Examples by imageExamples, which passes lent images on.
     return { readable, toExamples: () => imageExamples() };

@@ -15,6 +15,7 @@ export const SOURCE_FLAGS = {
   format: { type: 'string' },
   quality: { type: 'string' },
   grayscale: { type: 'boolean' },
+  'max-file-bytes': { type: 'string' },
   coco: { type: 'string' },
   voc: { type: 'string' },
   columns: { type: 'string' },
@@ -82,4 +83,5 @@ another kind of input is refused):
   .parquet / a folder   --columns a,b,c
   an image folder       class folders root/<class>/<file>; --coco FILE or --voc DIR for detection sets;
                         --resize WxH, --fit cover|contain|fill|inside, --format jpeg|png|webp,
-                        --quality 1-100, --grayscale`;
+                        --quality 1-100, --grayscale, --max-file-bytes SIZE (refuse larger image
+                        files, default 256M); an OUT inside the image folder is not read as a class`;

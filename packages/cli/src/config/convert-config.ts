@@ -14,13 +14,23 @@ function pathFor(base: string, cwd: string, path: string): string {
   return shown === '' ? '.' : shown;
 }
 
-function imageOptions(values: Values, input: string): Record<string, unknown> {
+/** The image source's options; `out` (the output file or directory) is left out of a folder scan. */
+function imageOptions(values: Values, input: string, out: string | undefined): Record<string, unknown> {
   const options: Record<string, unknown> = {};
   const coco = stringFlag(values, 'coco');
   const voc = stringFlag(values, 'voc');
   if (coco !== undefined) Object.assign(options, { coco, images: input });
   else if (voc !== undefined) Object.assign(options, { voc, images: input });
-  else options.folder = input;
+  // An output folder inside the image folder would be read as a class on the next run.
+  else Object.assign(options, { folder: input }, out === undefined ? {} : { exclude: [out] });
+  const maxFileBytes = byteSizeFlag(values, 'max-file-bytes');
+  if (maxFileBytes !== undefined && maxFileBytes > MAX_IMAGE_FILE_BYTES) {
+    throw new TfpipeError('INVALID_OPTION', `--max-file-bytes: at most ${MAX_IMAGE_FILE_BYTES} (2G - 1)`, {
+      stage: 'cli',
+      fatal: true,
+    });
+  }
+  if (maxFileBytes !== undefined) options.maxFileBytes = maxFileBytes;
   const resizeText = stringFlag(values, 'resize');
   if (resizeText !== undefined) {
     const match = /^(\d+)x(\d+)$/.exec(resizeText);
@@ -49,13 +59,16 @@ function imageOptions(values: Values, input: string): Record<string, unknown> {
   return options;
 }
 
+/** The largest `maxFileBytes` the image source takes (one read fills at most 2 GiB - 1). */
+const MAX_IMAGE_FILE_BYTES = 2 ** 31 - 1;
+
 const PATH_KEYS = new Set(['path', 'folder', 'coco', 'voc', 'images', 'schemaFile', 'directory']);
 
 function relativize(options: Record<string, unknown>, base: string, cwd: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
     if (PATH_KEYS.has(key) && typeof value === 'string') out[key] = pathFor(base, cwd, value);
-    else if (key === 'paths' && Array.isArray(value))
+    else if ((key === 'paths' || key === 'exclude') && Array.isArray(value))
       out[key] = value.map((item: string) => pathFor(base, cwd, item));
     else out[key] = value;
   }
@@ -122,7 +135,10 @@ export async function convertConfig(
       break;
     }
     case 'images':
-      source = { plugin: '@tfpipe/source-images', options: imageOptions(values, input) };
+      source = {
+        plugin: '@tfpipe/source-images',
+        options: imageOptions(values, input, sink.directory ?? sink.path),
+      };
       break;
   }
   const { overwrite: _overwrite, index, manifest, ...sinkRest } = sink;

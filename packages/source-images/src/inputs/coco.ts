@@ -24,8 +24,8 @@ interface CocoAnnotation {
  * one image in file order, `file_name` resolved inside `images`; its annotations' `bbox`
  * (`[x, y, width, height]` in pixels), `category_id` (written as the class id, with the category's
  * name as text), `iscrowd` and `area` become objects, as TF's create_coco_tf_record.py reads them.
- * @throws TfpipeError fatal `JSON_PARSE` / `IMAGE_ANNOTATION` when the file is not COCO at all; a bad
- * image entry or annotation becomes that image's error
+ * @throws TfpipeError fatal `JSON_PARSE` / `IMAGE_ANNOTATION` when the file is not COCO at all or
+ * gives a category id twice; a bad image entry or annotation becomes that image's error
  */
 export async function readCoco(file: string, images: string): Promise<ImageInput> {
   const text = await readInputText(file);
@@ -63,6 +63,16 @@ export async function readCoco(file: string, images: string): Promise<ImageInput
           fatal: true,
         },
       );
+    }
+    // A second name for an id would relabel every object of the first: refuse rather than guess.
+    const earlier = categories.get(category.id as number);
+    if (earlier !== undefined) {
+      throw new TfpipeError('IMAGE_ANNOTATION', `COCO category id ${String(category.id)} is given twice`, {
+        stage: 'imageSource',
+        position: { file, annotation: `category ${String(category.id)}` },
+        fatal: true,
+        reason: `as ${JSON.stringify(earlier)} and as ${JSON.stringify(category.name)}`,
+      });
     }
     categories.set(category.id as number, category.name);
   }

@@ -42,8 +42,7 @@ export function parseXml(text: string, file: string): XmlElement {
   const decode = (raw: string): string =>
     raw.replace(/&([^;&<>\s]*);?/g, (match, name: string) => {
       if (!match.endsWith(';')) throw fail(`a bare "&" (write &amp;)`);
-      if (name.startsWith('#x')) return String.fromCodePoint(Number.parseInt(name.slice(2), 16));
-      if (name.startsWith('#')) return String.fromCodePoint(Number.parseInt(name.slice(1), 10));
+      if (name.startsWith('#')) return characterReference(name, fail);
       const value = ENTITIES[name];
       if (value === undefined) throw fail(`unknown entity &${name};`);
       return value;
@@ -96,6 +95,29 @@ export function parseXml(text: string, file: string): XmlElement {
   if (stack.length > 0) throw fail(`<${stack.at(-1)!.name}> is never closed`);
   if (root === undefined) throw fail('no root element');
   return root;
+}
+
+/**
+ * The character a numeric reference (`#65`, `#x41`) names. Only the digits of its base, and only a
+ * code point XML allows as a character (XML 1.0 `Char`): `&#xZZ;` or `&#1114112;` would otherwise
+ * reach `String.fromCodePoint` as NaN or past U+10FFFF and fail as a RangeError, not as this file's error.
+ */
+function characterReference(name: string, fail: (reason: string) => TfpipeError): string {
+  const hex = name.startsWith('#x');
+  const digits = name.slice(hex ? 2 : 1);
+  // At most 8 digits: enough for any real code point, and no huge number to parse.
+  if (!(hex ? /^[0-9A-Fa-f]{1,8}$/ : /^[0-9]{1,8}$/).test(digits))
+    throw fail(`malformed character reference &${name};`);
+  const codePoint = Number.parseInt(digits, hex ? 16 : 10);
+  const allowed =
+    codePoint === 0x9 ||
+    codePoint === 0xa ||
+    codePoint === 0xd ||
+    (codePoint >= 0x20 && codePoint <= 0xd7ff) ||
+    (codePoint >= 0xe000 && codePoint <= 0xfffd) ||
+    (codePoint >= 0x10000 && codePoint <= 0x10ffff);
+  if (!allowed) throw fail(`character reference &${name}; is not a character XML allows`);
+  return String.fromCodePoint(codePoint);
 }
 
 /** The first child element called `name`, if any. */

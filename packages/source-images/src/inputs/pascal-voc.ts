@@ -1,10 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
 import { compareNames, labelMapFromNames } from '../label-map.js';
 import type { ImageInput, ImageObject, ImageTask } from './image-task.js';
 import { childOf, parseXml, type XmlElement } from './parse-xml.js';
-import { inputError } from './read-input-file.js';
+import { inputError, readInputText } from './read-input-file.js';
 import { joinInside } from './safe-path.js';
 
 /** What {@link readPascalVoc} needs. */
@@ -46,16 +46,14 @@ export async function readPascalVoc(directory: string, options: PascalVocOptions
   const parsed: ParsedVoc[] = [];
   for (const name of names) {
     const file = path.join(directory, name);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      throw inputError(error, file);
-    }
+    // Stat before reading: a FIFO named `x.xml` is refused, not waited on.
+    const text = await readInputText(file);
     try {
       parsed.push(parseVoc(text, file, options.ignoreDifficult));
     } catch (error) {
-      parsed.push({ file, objects: [], error: error as TfpipeError });
+      // Only this file's own errors wait for the image's turn (and `skip`); anything else is a bug.
+      if (!TfpipeError.is(error)) throw error;
+      parsed.push({ file, objects: [], error });
     }
   }
   const classes =

@@ -3,13 +3,16 @@ import { TfpipeError } from '@tfpipe/core';
 import type { Position } from '@tfpipe/core';
 import type { Sharp } from 'sharp';
 import type { ImageTask } from '../inputs/image-task.js';
-import { realpathInside } from '../inputs/safe-path.js';
 import type { ResolvedImageOptions } from '../image-source-options.js';
 import { loadSharp } from '../load-sharp.js';
 import { sniffImageFormat, truncationReason, type ImageFormat } from './sniff-image-format.js';
+import { claimedSizeReason } from './claimed-size.js';
+import { PixelBudget } from './pixel-budget.js';
 import { placeObjects, type PlacedObject } from './place-objects.js';
 import { readImageHeader, type ImageHeader } from './read-image-header.js';
-import { readImageFile, type ImageFile } from './read-image-file.js';
+import { firstLine } from './first-line.js';
+import { readTaskFile } from './read-task-file.js';
+import type { ImageFile } from './read-image-file.js';
 import type { Size } from './box-transform.js';
 
 /** One loaded image, ready to become a row. */
@@ -36,42 +39,10 @@ export interface ProcessedImage {
 }
 
 /**
- * Reads one image's file (inside its root): the first half of {@link processImage}, which an image
- * source may start ahead of the rest (see `imageSource`'s read-ahead). `crc`: a kept file's CRC-32C
- * is computed too (see `readImageFile`).
- * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, carrying `position`
- */
-export async function readTaskFile(
-  task: ImageTask,
-  options: ResolvedImageOptions,
-  position: Position,
-  crc = false,
-): Promise<ImageFile> {
-  if (task.error !== undefined) throw task.error.withPosition(position);
-  const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
-  try {
-    // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here.
-    return await readImageFile(
-      real,
-      options.keys.sha256 !== false && !options.decode,
-      crc && !options.decode,
-    );
-  } catch (error) {
-    // Not a file-system error (a reader thread that died): reported as unexpected, never skipped.
-    if ((error as NodeJS.ErrnoException).code === undefined) throw error;
-    throw new TfpipeError('INPUT_NOT_FOUND', 'cannot read the image', {
-      stage: 'imageSource',
-      position,
-      cause: error,
-      reason: (error as Error).message,
-    });
-  }
-}
-
-/**
  * Reads one image (inside its root), or takes the read started for it (`read`, from
  * {@link readTaskFile}), checks it and, when asked, decodes, orients, resizes, converts and
- * re-encodes it with sharp; then places its annotated boxes on the result.
+ * re-encodes it with sharp; then places its annotated boxes on the result. A decode waits for its
+ * pixels in `budget` (the run's, shared by the images in flight).
  * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, `IMAGE_DECODE`, `IMAGE_UNSUPPORTED`,
  * `IMAGE_TOO_LARGE`, `IMAGE_ANNOTATION`, `IMAGE_BOX`, all carrying `position`
  */
@@ -80,10 +51,11 @@ export async function processImage(
   options: ResolvedImageOptions,
   position: Position,
   read: Promise<ImageFile> = readTaskFile(task, options, position),
+  budget: PixelBudget = new PixelBudget(options.maxPixels),
 ): Promise<ProcessedImage> {
   const file = await read;
   try {
-    return await loaded(task, options, position, file);
+    return await loaded(task, options, position, file, budget);
   } catch (error) {
     // A failed image's bytes go nowhere else. Every sharp call on them has settled by now.
     file.giveBack?.();
@@ -106,6 +78,7 @@ async function loaded(
   options: ResolvedImageOptions,
   position: Position,
   file: ImageFile,
+  budget: PixelBudget,
 ): Promise<ProcessedImage> {
   const hash = options.keys.sha256 !== false;
   const fail = (
@@ -150,6 +123,9 @@ async function loaded(
       `more than maxPixels (${options.maxPixels})`,
     );
   }
+  // After the pixel limit: a claim over it is refused as too large either way.
+  const claimed = claimedSizeReason(sniffed, data);
+  if (claimed !== undefined) throw fail('IMAGE_DECODE', `corrupt ${sniffed} image`, claimed);
   const { orientation } = header;
   let result: Omit<ProcessedImage, 'objects' | 'droppedObjects'>;
   if (!options.decode) {
@@ -157,7 +133,12 @@ async function loaded(
     if (truncated !== undefined) throw fail('IMAGE_DECODE', `corrupt ${sniffed} image`, truncated);
     if (options.verify === 'decode') {
       const sharp = await loadSharp();
-      await run(sharp(data, { limitInputPixels: options.maxPixels }).raw().toBuffer(), fail, sniffed);
+      const giveBackPixels = await budget.take(stored.width * stored.height);
+      try {
+        await run(sharp(data, { limitInputPixels: options.maxPixels }).raw().toBuffer(), fail, sniffed);
+      } finally {
+        giveBackPixels();
+      }
     }
     result = {
       encoded: data,
@@ -172,13 +153,19 @@ async function loaded(
   } else {
     const bytesRead = data.length;
     const sharp = await loadSharp();
-    const output = await run(
-      pipeline(sharp(data, { limitInputPixels: options.maxPixels }), options, sniffed).toBuffer({
-        resolveWithObject: true,
-      }),
-      fail,
-      sniffed,
-    );
+    const giveBackPixels = await budget.take(stored.width * stored.height);
+    let output;
+    try {
+      output = await run(
+        pipeline(sharp(data, { limitInputPixels: options.maxPixels }), options, sniffed).toBuffer({
+          resolveWithObject: true,
+        }),
+        fail,
+        sniffed,
+      );
+    } finally {
+      giveBackPixels();
+    }
     // Sharp is done with the input (see above); nothing else here reads it: `data` is empty from now on.
     file.giveBack?.();
     const format = options.raw ? 'raw' : (options.format ?? defaultFormat(sniffed));
@@ -247,6 +234,6 @@ async function run<T>(
   try {
     return await promise;
   } catch (error) {
-    throw fail('IMAGE_DECODE', `corrupt ${format} image`, (error as Error).message, error);
+    throw fail('IMAGE_DECODE', `corrupt ${format} image`, firstLine((error as Error).message), error);
   }
 }

@@ -1,8 +1,13 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import {
+  FILE_TOO_LARGE,
+  MAX_READABLE_BYTES,
+  NOT_A_FILE,
+  readImageFileHere,
+  type ReadRefusal,
+} from './read-image-file-here.js';
 
 /** A whole image file, and its hex SHA-256 when asked for. */
 export interface ImageFile {
@@ -61,7 +66,7 @@ const IDLE_EXIT_MS = 5000;
 // when asked, right after reading it.
 const READER_SOURCE = `'use strict';
 const { parentPort } = require('node:worker_threads');
-const { openSync, fstatSync, readSync, closeSync, readlinkSync } = require('node:fs');
+const { openSync, statSync, fstatSync, readSync, closeSync, readlinkSync, constants } = require('node:fs');
 const { createHash } = require('node:crypto');
 const { getPriority, setPriority } = require('node:os');
 try {
@@ -97,18 +102,42 @@ function take(size) {
   freeBytes -= buffer.byteLength;
   return buffer;
 }
+const NOT_A_FILE = ${JSON.stringify(NOT_A_FILE)};
+const FILE_TOO_LARGE = ${JSON.stringify(FILE_TOO_LARGE)};
+function kindOfStats(info) {
+  if (info.isFIFO()) return 'a FIFO';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  if (info.isSocket()) return 'a socket';
+  return info.isDirectory() ? 'a directory' : 'not a regular file';
+}
+function refuse(code, message, facts) {
+  return Object.assign(new Error(message), { code }, facts);
+}
+function tooLarge(path, size) {
+  return refuse(FILE_TOO_LARGE, path + ' has more than the allowed bytes', { size });
+}
+function checkStats(info, path, maxBytes) {
+  if (!info.isFile()) throw refuse(NOT_A_FILE, path + ' is not a regular file', { kind: kindOfStats(info) });
+  if (info.size > maxBytes) throw tooLarge(path, info.size);
+  return info;
+}
 // The whole file, as fs.readFileSync reads it: up to the size fstat gives, or to the end where that
-// is 0 (files of /proc and the like).
-function readWhole(path) {
-  const fd = openSync(path, 'r');
+// is 0 (files of /proc and the like), never more than maxBytes. Stat before open: opening a FIFO
+// waits for a writer. O_NONBLOCK: one swapped in between is not waited on either (fstat refuses it).
+function readWhole(path, maxBytes) {
+  checkStats(statSync(path), path, maxBytes);
+  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
-    const size = fstatSync(fd).size;
+    const size = checkStats(fstatSync(fd), path, maxBytes).size;
     let buffer = take(size);
     let length = 0;
     for (;;) {
       if (size > 0 && length === size) break;
       if (length === buffer.byteLength) {
-        const bigger = take(2 * length);
+        // A file that grows past what stat said (or /proc's size 0): never more than maxBytes.
+        if (length > maxBytes) throw tooLarge(path, length);
+        const bigger = take(Math.min(2 * length, maxBytes + 1));
         new Uint8Array(bigger).set(new Uint8Array(buffer));
         keep(buffer);
         buffer = bigger;
@@ -117,18 +146,20 @@ function readWhole(path) {
       if (read === 0) break;
       length += read;
     }
+    if (length > maxBytes) throw tooLarge(path, length);
     return new Uint8Array(buffer, 0, length);
   } finally {
     closeSync(fd);
   }
 }
-parentPort.on('message', ({ id, path, hash, crc, back }) => {
+parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
   if (back !== undefined) for (const buffer of back) keep(buffer);
   let data;
   try {
-    data = readWhole(path);
+    data = readWhole(path, maxBytes);
   } catch (error) {
-    parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
+    const { message, code, kind, size } = error ?? {};
+    parentPort.postMessage({ id, error: { message: String(message), code, kind, size } });
     return;
   }
   const sha256 = hash ? createHash('sha256').update(data).digest('hex') : undefined;
@@ -162,25 +193,20 @@ parentPort.on('message', ({ id, path, hash, crc, back }) => {
  * @throws the file system's error (with `code`, e.g. `ENOENT`) when the file cannot be read; an
  * error without `code` when a reader thread died
  */
-export function readImageFile(file: string, hash: boolean, crc = false): Promise<ImageFile> {
-  if (threadsUnavailable) return readImageFileHere(file, hash);
+export function readImageFile(
+  file: string,
+  hash: boolean,
+  crc = false,
+  maxBytes = MAX_READABLE_BYTES,
+): Promise<ImageFile> {
+  if (threadsUnavailable) return readImageFileHere(file, hash, maxBytes);
   pool ??= new ReaderPool();
   try {
-    return pool.read(file, hash, crc);
+    return pool.read(file, hash, crc, maxBytes);
   } catch {
     threadsUnavailable = true;
-    return readImageFileHere(file, hash);
+    return readImageFileHere(file, hash, maxBytes);
   }
-}
-
-/** {@link readImageFile} on this thread: the fallback, and the reference the tests compare with. Internal. */
-export function readImageFileHere(file: string, hash: boolean): Promise<ImageFile> {
-  return new Promise((resolve, reject) => {
-    readFile(file, (error, data) => {
-      if (error !== null) reject(error);
-      else resolve({ data, sha256: hash ? createHash('sha256').update(data).digest('hex') : undefined });
-    });
-  });
 }
 
 /** Stops every reader thread; reads not answered yet reject. The next read starts new ones. Internal (tests). */
@@ -206,7 +232,7 @@ class ReaderPool {
   }
 
   /** @throws when a thread cannot be started */
-  read(file: string, hash: boolean, crc: boolean): Promise<ImageFile> {
+  read(file: string, hash: boolean, crc: boolean, maxBytes: number): Promise<ImageFile> {
     let chosen: ReaderThread | undefined;
     for (const reader of this.#readers)
       if (chosen === undefined || reader.load < chosen.load) chosen = reader;
@@ -220,7 +246,8 @@ class ReaderPool {
     }
     const returned = this.#returned;
     if (returned.length > 0) this.#returned = [];
-    return chosen.read(this.#nextId++, file, hash, crc, returned.length > 0 ? returned : undefined);
+    const back = returned.length > 0 ? returned : undefined;
+    return chosen.read(this.#nextId++, { path: file, hash, crc, maxBytes }, back);
   }
 
   async stop(): Promise<void> {
@@ -228,12 +255,26 @@ class ReaderPool {
   }
 }
 
+/** One file a reader thread is asked for. */
+interface ReadRequest {
+  readonly path: string;
+  readonly hash: boolean;
+  readonly crc: boolean;
+  /** Refuse a file of more bytes than this. */
+  readonly maxBytes: number;
+}
+
 interface Reply {
   readonly id: number;
   readonly data?: Uint8Array;
   readonly sha256?: string;
   readonly crc32c?: number | undefined;
-  readonly error?: { readonly message: string; readonly code?: string };
+  readonly error?: {
+    readonly message: string;
+    readonly code?: string;
+    readonly kind?: string;
+    readonly size?: number;
+  };
 }
 
 interface Waiting {
@@ -266,19 +307,13 @@ class ReaderThread {
   }
 
   /** Asks for one file; `back` (buffers given back) goes with the request. */
-  read(
-    id: number,
-    file: string,
-    hash: boolean,
-    crc: boolean,
-    back: ArrayBuffer[] | undefined,
-  ): Promise<ImageFile> {
+  read(id: number, request: ReadRequest, back: ArrayBuffer[] | undefined): Promise<ImageFile> {
     return new Promise<ImageFile>((resolve, reject) => {
       // While busy it keeps the process alive: someone awaits its answer.
       if (this.#waiting.size === 0) this.#worker.ref();
       this.#waiting.set(id, { resolve, reject });
-      if (back === undefined) this.#worker.postMessage({ id, path: file, hash, crc });
-      else this.#worker.postMessage({ id, path: file, hash, crc, back }, back);
+      if (back === undefined) this.#worker.postMessage({ id, ...request });
+      else this.#worker.postMessage({ id, ...request, back }, back);
     });
   }
 
@@ -304,8 +339,13 @@ class ReaderThread {
       waiting.resolve({ data, sha256: reply.sha256, crc32c: reply.crc32c, giveBack });
       return;
     }
-    const error = new Error(reply.error.message) as NodeJS.ErrnoException;
-    if (reply.error.code !== undefined) error.code = reply.error.code;
+    const { message, code, kind, size } = reply.error;
+    const error: ReadRefusal = Object.assign(
+      new Error(message),
+      code === undefined ? {} : { code },
+      kind === undefined ? {} : { kind },
+      size === undefined ? {} : { size },
+    );
     waiting.reject(error);
   }
 

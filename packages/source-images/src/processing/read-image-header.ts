@@ -45,7 +45,31 @@ function valid(width: number, height: number, channels: number, orientation = 1)
 const SOF = new Set([0xc0, 0xc1, 0xc2, 0xc3, 0xc5, 0xc6, 0xc7, 0xc9, 0xca, 0xcb, 0xcd, 0xce, 0xcf]);
 
 function readJpeg(data: Uint8Array, view: DataView): ImageHeader | undefined {
-  let orientation = 1;
+  let orientation: number | undefined = 1;
+  const frame = findJpegFrame(data, view, (marker, offset, length) => {
+    if (marker === 0xe1 && orientation === 1)
+      orientation = exifOrientation(data.subarray(offset + 4, offset + 2 + length));
+    return orientation !== undefined;
+  });
+  if (frame === undefined || orientation === undefined) return undefined;
+  const height = view.getUint16(frame + 5); // 0 = set later by a DNL marker: left to sharp
+  const width = view.getUint16(frame + 7);
+  const components = view.getUint8(frame + 9);
+  if (components !== 1 && components !== 3 && components !== 4) return undefined;
+  return valid(width, height, components, orientation);
+}
+
+/**
+ * The offset of a JPEG's frame header (its SOFn marker), walking the segments before it; each of
+ * those is shown to `visit` (marker, offset of its FF, length field), which may stop the walk by
+ * returning false. `undefined` when the walk stops or meets damage, a scan or the end first.
+ * @throws RangeError when a segment runs past the end of the data
+ */
+export function findJpegFrame(
+  data: Uint8Array,
+  view: DataView,
+  visit: (marker: number, offset: number, length: number) => boolean = () => true,
+): number | undefined {
   let offset = 2;
   for (;;) {
     if (data[offset] !== 0xff) return undefined; // not at a marker: damaged, leave it to sharp
@@ -61,18 +85,8 @@ function readJpeg(data: Uint8Array, view: DataView): ImageHeader | undefined {
     if (marker === 0xda || marker === 0xd9) return undefined; // scan or end before any frame header
     const length = view.getUint16(offset + 2);
     if (length < 2) return undefined;
-    if (SOF.has(marker)) {
-      const height = view.getUint16(offset + 5); // 0 = set later by a DNL marker: left to sharp
-      const width = view.getUint16(offset + 7);
-      const components = view.getUint8(offset + 9);
-      if (components !== 1 && components !== 3 && components !== 4) return undefined;
-      return valid(width, height, components, orientation);
-    }
-    if (marker === 0xe1 && orientation === 1) {
-      const exif = exifOrientation(data.subarray(offset + 4, offset + 2 + length));
-      if (exif === undefined) return undefined;
-      orientation = exif;
-    }
+    if (SOF.has(marker)) return offset;
+    if (!visit(marker, offset, length)) return undefined;
     offset += 2 + length;
   }
 }
