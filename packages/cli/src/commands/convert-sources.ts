@@ -40,6 +40,7 @@ const FLAG_KINDS: Readonly<Record<SourceFlag, readonly InputKind[]>> = {
   grayscale: ['images'],
   coco: ['images'],
   voc: ['images'],
+  'max-file-bytes': ['images'],
 };
 
 const KIND_NAMES: Readonly<Record<InputKind, string>> = {
