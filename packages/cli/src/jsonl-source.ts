@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import {
   attachReport,
   exampleFromJson,
@@ -12,6 +12,7 @@ import {
   type Reporter,
   type SequenceExample,
 } from '@tfpipe/core';
+import { openRegularFile } from '@tfpipe/sink-tfrecord';
 
 /** Options of {@link jsonLinesSource}. */
 export interface JsonLinesSourceOptions extends RecordErrorOptions {
@@ -34,7 +35,7 @@ export function jsonLinesSource(
   const policy = new RecordErrorPolicy(options);
   const fromJson = options.payloadType === 'SequenceExample' ? sequenceExampleFromJson : exampleFromJson;
   const decoder = new TextDecoder('utf-8', { fatal: true });
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: FileHandle | undefined;
   let pending = '';
   let line = 0;
   let recordIndex = 0;
@@ -70,17 +71,8 @@ export function jsonLinesSource(
   const stream = new ReadableStream<Example | SequenceExample>(
     {
       async start() {
-        try {
-          handle = await open(options.path, 'r');
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'IO';
-          throw new TfpipeError(code, 'cannot open', {
-            stage: 'jsonLinesSource',
-            position: { file: options.path },
-            cause: error,
-            fatal: true,
-          });
-        }
+        // Stat before open: a FIFO is INPUT_NOT_FILE at once instead of an open that waits for a writer.
+        handle = (await openRegularFile(options.path, 'jsonLinesSource')).handle;
       },
       async pull(controller) {
         try {

@@ -1,7 +1,13 @@
-import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
-import { countRecords, detectCompression, expandPaths, readExamples } from '@tfpipe/sink-tfrecord';
+import {
+  countRecords,
+  detectCompression,
+  expandPaths,
+  openRegularFile,
+  readExamples,
+} from '@tfpipe/sink-tfrecord';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds-metadata.js';
 import type { Command } from '../command.js';
 import { choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
@@ -24,7 +30,7 @@ export async function collectStats(
 
 /** The compression of a file from its first bytes, for the generated reader code. */
 export async function sniffCompression(file: string): Promise<'none' | 'gzip' | 'zlib'> {
-  const handle = await open(file, 'r');
+  const { handle } = await openRegularFile(file, 'schema');
   try {
     const head = new Uint8Array(32);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);

@@ -1,0 +1,87 @@
+// Hostile inputs to the reading commands: each case must end within seconds with a one-line error.
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeExample, example, int64 } from '@tfpipe/core';
+import { frameRecord } from '@tfpipe/sink-tfrecord';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tfpipe } from './__fixtures__/run-cli.js';
+
+const linux = process.platform === 'linux';
+let directory: string;
+let fifo: string;
+let good: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'tfpipe-read-hostile-'));
+  good = join(directory, 'good.tfrecord');
+  await writeFile(good, frameRecord(encodeExample(example({ id: int64(1) }))));
+  fifo = join(directory, 'pipe.tfrecord');
+  if (linux) execFileSync('mkfifo', [fifo]);
+});
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+/** The command ends with one stderr line carrying `code` and naming `path`, exit 1. */
+function expectOneLineError(result: { code: number; stderr: string }, code: string, path: string): void {
+  expect(result.code).toBe(1);
+  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(result.stderr).toContain(`[${code}]`);
+  expect(result.stderr).toContain(path);
+}
+
+describe.skipIf(!linux)('FIFOs and devices where a file is read (Linux: mkfifo, /dev/zero)', () => {
+  for (const command of ['count', 'verify', 'inspect', 'schema']) {
+    it(`${command} on a FIFO is INPUT_NOT_FILE at once, never a blocked open`, async () => {
+      const started = Date.now();
+      expectOneLineError(await tfpipe([command, fifo]), 'INPUT_NOT_FILE', fifo);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    }, 15_000);
+  }
+
+  it('run with a JSON Lines source on a FIFO is INPUT_NOT_FILE at once', async () => {
+    const jsonl = join(directory, 'pipe.jsonl');
+    execFileSync('mkfifo', [jsonl]);
+    const config = join(directory, 'run.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        source: { plugin: 'jsonl', options: { path: jsonl } },
+        sink: { plugin: '@tfpipe/sink-tfrecord', options: { path: join(directory, 'run-out.tfrecord') } },
+      }),
+    );
+    expectOneLineError(await tfpipe(['run', config]), 'INPUT_NOT_FILE', jsonl);
+  }, 15_000);
+
+  it('a FIFO where the manifest is expected is INPUT_NOT_FILE naming the manifest path', async () => {
+    const folder = join(directory, 'manifest-fifo');
+    await mkdir(folder);
+    const file = join(folder, 'data.tfrecord');
+    await writeFile(file, frameRecord(encodeExample(example({ id: int64(1) }))));
+    execFileSync('mkfifo', [`${file}.manifest.json`]);
+    for (const command of ['inspect', 'schema']) {
+      expectOneLineError(await tfpipe([command, file]), 'INPUT_NOT_FILE', `${file}.manifest.json`);
+    }
+  }, 15_000);
+
+  it('a link to /dev/zero where the manifest is expected is INPUT_NOT_FILE, nothing read', async () => {
+    const folder = join(directory, 'manifest-zero');
+    await mkdir(folder);
+    const file = join(folder, 'data.tfrecord');
+    await writeFile(file, frameRecord(encodeExample(example({ id: int64(1) }))));
+    await symlink('/dev/zero', `${file}.manifest.json`);
+    expectOneLineError(await tfpipe(['inspect', file]), 'INPUT_NOT_FILE', `${file}.manifest.json`);
+  }, 15_000);
+
+  it('a manifest over 64 MiB is refused before it is read (CONFIG_PARSE, exit 2)', async () => {
+    const folder = join(directory, 'manifest-huge');
+    await mkdir(folder);
+    const file = join(folder, 'data.tfrecord');
+    await writeFile(file, frameRecord(encodeExample(example({ id: int64(1) }))));
+    // A sparse file: 65 MiB long, no disk used.
+    execFileSync('truncate', ['-s', '65M', `${file}.manifest.json`]);
+    const result = await tfpipe(['inspect', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/manifest too large .*: 68157440 bytes, more than the 67108864/);
+  }, 15_000);
+});
