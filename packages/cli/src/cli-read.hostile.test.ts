@@ -1,22 +1,28 @@
 // Hostile inputs to the reading commands: each case must end within seconds with a one-line error.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeExample, example, int64 } from '@tfpipe/core';
 import { frameRecord } from '@tfpipe/sink-tfrecord';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tfpipe } from './__fixtures__/run-cli.js';
+import { BIN, tfpipe } from './__fixtures__/run-cli.js';
 
 const linux = process.platform === 'linux';
 let directory: string;
 let fifo: string;
 let good: string;
+let many: string;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-read-hostile-'));
   good = join(directory, 'good.tfrecord');
   await writeFile(good, frameRecord(encodeExample(example({ id: int64(1) }))));
+  many = join(directory, 'many.tfrecord');
+  const frames = Array.from({ length: 20_000 }, (_, index) =>
+    frameRecord(encodeExample(example({ id: int64(index) }))),
+  );
+  await writeFile(many, Buffer.concat(frames));
   fifo = join(directory, 'pipe.tfrecord');
   if (linux) execFileSync('mkfifo', [fifo]);
 });
@@ -83,5 +89,44 @@ describe.skipIf(!linux)('FIFOs and devices where a file is read (Linux: mkfifo, 
     const result = await tfpipe(['inspect', file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/manifest too large .*: 68157440 bytes, more than the 67108864/);
+  }, 15_000);
+});
+
+/** Runs `tfpipe ...args`, reads stdout up to its first newline, then closes the pipe as `head -1` does. */
+function firstLineThenClose(
+  args: readonly string[],
+): Promise<{ first: string; code: number | null; signal: string | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.stdout.setEncoding('utf8').on('data', (text: string) => {
+      stdout += text;
+      if (stdout.includes('\n')) child.stdout.destroy();
+    });
+    child.on('close', (code, signal) => resolve({ first: stdout.split('\n')[0]!, code, signal, stderr }));
+  });
+}
+
+describe('stdout closed by its reader (tfpipe … | head -1)', () => {
+  for (const args of [
+    ['inspect', '--json'],
+    ['inspect', '--limit', '100000'],
+  ]) {
+    it(`${args.join(' ')} exits quietly (141, nothing on stderr) instead of an EPIPE stack trace`, async () => {
+      const result = await firstLineThenClose([...args, many]);
+      expect(result.first.length).toBeGreaterThan(0);
+      expect(result.stderr).toBe('');
+      expect(result.signal).toBeNull();
+      expect(result.code).toBe(141);
+    }, 15_000);
+  }
+
+  it('count over many files exits quietly once its reader is gone', async () => {
+    const result = await firstLineThenClose(['count', ...Array.from({ length: 3000 }, () => good)]);
+    expect(result.first).toBe(`1\t${good}`);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(141);
   }, 15_000);
 });
