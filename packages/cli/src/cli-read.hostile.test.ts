@@ -3,7 +3,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeExample, example, int64 } from '@tfpipe/core';
+import { bytes, encodeExample, example, int64 } from '@tfpipe/core';
 import { frameRecord } from '@tfpipe/sink-tfrecord';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, tfpipe } from './__fixtures__/run-cli.js';
@@ -128,5 +128,44 @@ describe('stdout closed by its reader (tfpipe … | head -1)', () => {
     expect(result.first).toBe(`1\t${good}`);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(141);
+  }, 15_000);
+});
+
+describe('terminal control characters in names and values are printed escaped', () => {
+  const hostileName = 'evil\u001b[2J\u0007\u009b31m\u202ename';
+  const escapedName = 'evil\\x1b[2J\\x07\\x9b31m\\u202ename';
+
+  /** No byte of stdout or stderr is a control character other than tab and newline. */
+  function expectNoRawControls(text: string): void {
+    // eslint-disable-next-line no-control-regex
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+  }
+
+  it('in feature names, text values and file names of inspect, schema, count and verify text output', async () => {
+    const file = join(directory, 'bad\u001b]0;title\u0007name.tfrecord');
+    const record = example({
+      [hostileName]: int64(1),
+      label: bytes(new TextEncoder().encode('red\u009b31m')),
+    });
+    await writeFile(file, frameRecord(encodeExample(record)));
+    const inspect = await tfpipe(['inspect', file]);
+    expect(inspect.stdout).toContain(escapedName);
+    expect(inspect.stdout).toContain('"red\\x9b31m"');
+    const schema = await tfpipe(['schema', file]);
+    expect(schema.stdout).toContain(escapedName);
+    const count = await tfpipe(['count', file]);
+    expect(count.stdout).toBe(`1\t${join(directory, 'bad\\x1b]0;title\\x07name.tfrecord')}\n`);
+    const verify = await tfpipe(['verify', file]);
+    for (const output of [inspect, schema, count, verify]) {
+      expect(output.code).toBe(0);
+      expectNoRawControls(output.stdout + output.stderr);
+    }
+  }, 20_000);
+
+  it('in error messages (a missing file whose name sets the window title)', async () => {
+    const result = await tfpipe(['count', join(directory, 'gone\u001b]0;pwned\u0007.tfrecord')]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('gone\\x1b]0;pwned\\x07.tfrecord');
+    expectNoRawControls(result.stderr);
   }, 15_000);
 });

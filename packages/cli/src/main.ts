@@ -4,6 +4,7 @@ import type { Command } from './command.js';
 import type { CliIo } from './io.js';
 import { OUTPUT_CLOSED_EXIT, OutputClosedError, writeLine } from './io.js';
 import { commands } from './commands/index.js';
+import { printableName } from './printable.js';
 
 const HELP = `tfpipe: build, inspect and verify TFRecord datasets of tf.train.Example
 
@@ -33,7 +34,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   const command = commands.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    await writeLine(io.stderr, `tfpipe: unknown command "${name}" (try tfpipe --help)`);
+    await writeLine(io.stderr, `tfpipe: unknown command "${printableName(name)}" (try tfpipe --help)`);
     return 2;
   }
   let parsed: ReturnType<typeof parse>;
@@ -55,7 +56,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   } catch (error) {
     if (OutputClosedError.is(error)) return OUTPUT_CLOSED_EXIT;
     // With stderr closed too there is nobody left to tell.
-    await writeLine(io.stderr, `tfpipe ${command.name}: ${describe(error)}`).catch(() => undefined);
+    await writeLine(io.stderr, `tfpipe ${command.name}: ${printableName(describe(error))}`).catch(
+      () => undefined,
+    );
     return isUsageError(error) ? 2 : 1;
   }
 }

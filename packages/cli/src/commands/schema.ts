@@ -12,6 +12,7 @@ import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds
 import type { Command } from '../command.js';
 import { choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine } from '../io.js';
+import { printableName } from '../printable.js';
 import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
 /** Reads records of `files` into dataset statistics (all of them, or the first `limit`). */
@@ -63,13 +64,14 @@ async function splitsOf(
 
 function table(stats: DatasetStats): string[] {
   const rows = [
-    ...stats.features.map((stat) => ({ ...stat, label: stat.name })),
+    ...stats.features.map((stat) => ({ ...stat, label: printableName(stat.name) })),
     ...stats.featureLists.map((stat) => ({
       ...stat,
-      label: `${stat.name} (list, ${stat.minSteps}-${stat.maxSteps} steps)`,
+      label: `${printableName(stat.name)} (list, ${stat.minSteps}-${stat.maxSteps} steps)`,
     })),
   ];
-  const width = Math.max(7, ...rows.map((row) => row.label.length));
+  let width = 7;
+  for (const row of rows) width = Math.max(width, row.label.length);
   const lines = [
     `${stats.records} records (${stats.payloadType})`,
     `${'feature'.padEnd(width)}  kind    length    present`,

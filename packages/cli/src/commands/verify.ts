@@ -12,6 +12,7 @@ import type { Command } from '../command.js';
 import { booleanFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';
 import { formatBytes } from '../preview.js';
+import { printableName } from '../printable.js';
 import { READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
 /** `tfpipe verify`: reads every record, checks every CRC, lists every problem; `--repair OUT` salvages. */
@@ -40,12 +41,15 @@ ${READ_FLAGS_HELP}
     for (const file of files) {
       const result = await verifyTfrecord(file, options);
       if (result.ok) {
-        await writeLine(io.stdout, `ok\t${result.records} records\t${formatBytes(result.bytes)}\t${file}`);
+        await writeLine(
+          io.stdout,
+          `ok\t${result.records} records\t${formatBytes(result.bytes)}\t${printableName(file)}`,
+        );
         continue;
       }
       failed++;
       for (const error of result.errors)
-        await writeLine(io.stderr, `tfpipe verify: ${error.message} [${error.code}]`);
+        await writeLine(io.stderr, `tfpipe verify: ${printableName(error.message)} [${error.code}]`);
       if (result.problems > result.errors.length) {
         await writeLine(
           io.stderr,
@@ -54,7 +58,7 @@ ${READ_FLAGS_HELP}
       }
       await writeLine(
         io.stdout,
-        `FAILED\t${result.records} good records, ${result.problems} problems, ${result.lostBytes} bytes lost\t${file}`,
+        `FAILED\t${result.records} good records, ${result.problems} problems, ${result.lostBytes} bytes lost\t${printableName(file)}`,
       );
     }
     return failed === 0 ? 0 : 1;
@@ -97,7 +101,7 @@ async function repairInto(
     const records = region.records === undefined ? 'unknown records' : `${region.records} record(s)`;
     await writeLine(
       io.stderr,
-      `tfpipe verify: lost bytes ${region.start}-${region.end} (${region.bytes} bytes, ${records}) of ${region.file}: ${region.reason} [${region.code}]`,
+      `tfpipe verify: lost bytes ${region.start}-${region.end} (${region.bytes} bytes, ${records}) of ${printableName(region.file)}: ${region.reason} [${region.code}]`,
     );
   }
   if (details.lostRegions > details.lost.length)
@@ -108,7 +112,7 @@ async function repairInto(
   const written = reportOf(sink)?.records ?? report?.records ?? 0;
   await writeLine(
     io.stdout,
-    `${details.lostRegions === 0 ? 'ok' : 'REPAIRED'}\t${written} records written to ${out}\t${details.lostRegions} regions, ${details.lostBytes} bytes lost`,
+    `${details.lostRegions === 0 ? 'ok' : 'REPAIRED'}\t${written} records written to ${printableName(out)}\t${details.lostRegions} regions, ${details.lostBytes} bytes lost`,
   );
   return details.lostRegions === 0 ? 0 : 1;
 }
