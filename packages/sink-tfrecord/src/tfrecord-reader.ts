@@ -15,6 +15,8 @@ export interface TfrecordReaderSettings {
   readonly crc: Crc32cFunction;
   /** The gzip/zlib decompressor factory (see `decompressTfrecord`). */
   readonly decompressor?: (format: 'gzip' | 'deflate') => ReadableWritablePair<Uint8Array, Uint8Array>;
+  /** False to verify and count without handing records out (see `RecordUnframer`). @default true */
+  readonly emit?: boolean;
 }
 
 /**
