@@ -2,7 +2,6 @@ import {
   RecordErrorPolicy,
   TfpipeError,
   positionOf,
-  reportOf,
   withPosition,
   type Example,
   type PayloadType,

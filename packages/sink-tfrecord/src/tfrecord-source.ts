@@ -64,7 +64,7 @@ export function tfrecordSource(options: TfrecordSourceOptions): ReadableStream<T
           pending = batch;
           pendingIndex = 0;
         }
-        do controller.enqueue(pending[pendingIndex++]!);
+        do controller.enqueue(pending[pendingIndex++]);
         while (pendingIndex < pending.length && (controller.desiredSize ?? 0) > 0);
       },
       cancel: (reason) => batches.cancel(reason),
