@@ -2,6 +2,7 @@ import type { RecordErrorPolicy } from '@tfpipe/core';
 import { TfpipeError, withPosition, type TfpipeErrorCode } from '@tfpipe/core';
 import { unmaskCrc, type Crc32cFunction } from './crc32c.js';
 import { FRAME_OVERHEAD, HEADER_BYTES } from './frame-record.js';
+import type { Damage } from './damage.js';
 import type { LostRegion, TfRecord } from './tf-record.js';
 
 /** The default bound on one record's payload: 256 MiB. */
@@ -116,11 +117,28 @@ export class RecordUnframer {
     this.#start = this.#end = 0;
   }
 
-  /** Closes an open lost region at a decompression failure (the bytes after `bytes` never arrived). */
-  abandon(error: TfpipeError): void {
+  /**
+   * Ends the stream at a decompression failure: the bytes after `bytes` never arrived. Without
+   * `damage` one region runs from the last good record to `bytes`. With it (the compressed file
+   * offsets lost, from the Node decompressor), a record cut short is one region in stream offsets and
+   * the compressed bytes another, in file offsets: trailing junk after a complete gzip stream loses
+   * exactly its own bytes.
+   */
+  abandon(error: TfpipeError, damage?: Damage): void {
     const start = this.#resync?.lostStart ?? this.#position;
+    const resync = this.#resync;
     this.#resync = undefined;
-    this.#addRegion(start, this.bytes, error, undefined);
+    if (damage === undefined) this.#addRegion(start, this.bytes, error, undefined);
+    else {
+      if (this.bytes > start) {
+        const cut =
+          resync?.error ??
+          this.#error('RECORD_TRUNCATED', 'truncated record', 'cut short where decompression failed');
+        this.#addRegion(start, this.bytes, cut, undefined);
+        this.#recordIndex++;
+      }
+      this.#addRegion(damage.start, damage.end, error, undefined);
+    }
     this.#buffer = EMPTY;
     this.#start = this.#end = 0;
   }
