@@ -48,7 +48,12 @@ export type { TfrecordWriter, SinkChunk } from './tfrecord-writer.js';
 export { tfrecordSource } from './tfrecord-source.js';
 export type { TfrecordSourceOptions } from './tfrecord-source.js';
 export { readExamples, countRecords, verifyTfrecord } from './read-examples.js';
-export type { ReadExamplesOptions, ReadTfrecordOptions, VerifyResult } from './read-examples.js';
+export type {
+  ReadExamplesOptions,
+  ReadTfrecordOptions,
+  VerifyResult,
+  VerifyTfrecordOptions,
+} from './read-examples.js';
 export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from './manifest.js';
 export type { TfrecordManifest, ManifestShard } from './manifest.js';
 export { shardName } from './shard-names.js';

@@ -89,7 +89,8 @@ interface BodyFailure {
  * {@link BodyFailure} last; the bytes zlib decoded in its failing call are lost, as in TensorFlow.
  */
 async function* inflateBody(input: InputCursor): AsyncGenerator<Uint8Array | BodyFailure, void> {
-  const inflater = createInflateRaw();
+  // 64 KiB of output per zlib call: fewer, larger chunks than the 16 KiB default.
+  const inflater = createInflateRaw({ chunkSize: 64 * 1024 });
   const bodyStart = input.offset;
   const queue: Uint8Array[] = [];
   let failure: Error | undefined;

@@ -3,6 +3,7 @@ import { TfpipeError, withPosition, type TfpipeErrorCode } from '@tfpipe/core';
 import { unmaskCrc, type Crc32cFunction } from './crc32c.js';
 import { FRAME_OVERHEAD, HEADER_BYTES } from './frame-record.js';
 import type { Damage } from './damage.js';
+import type { RecordPlace } from './payload-check.js';
 import type { LostRegion, TfRecord } from './tf-record.js';
 
 /** The default bound on one record's payload: 256 MiB. */
@@ -29,6 +30,12 @@ export interface RecordUnframerSettings {
    * @default true
    */
   readonly emit?: boolean;
+  /**
+   * Looks at each record's payload (a view into the read buffer, valid only during the call) once its
+   * CRCs hold: false rejects it, uncounted (the check reports why through the error policy).
+   * `verifyTfrecord` parses payloads with it.
+   */
+  readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
 }
 
 interface Resync {
@@ -180,6 +187,13 @@ export class RecordUnframer {
       const dataStart = start + HEADER_BYTES;
       if (!this.#dataValid(buffer, dataStart, length)) {
         this.#fail('RECORD_CRC', 'corrupted record', 'data CRC mismatch', this.#position + frameBytes);
+        continue;
+      }
+      const check = this.#settings.check;
+      const place = { file: this.#settings.file, recordIndex: this.#recordIndex, byteOffset: this.#position };
+      if (check !== undefined && !check(buffer.subarray(dataStart, dataStart + length), place)) {
+        this.#recordIndex++;
+        this.#advance(frameBytes);
         continue;
       }
       if (this.#settings.emit !== false) {

@@ -3,6 +3,7 @@ import { expandPaths } from './expand-paths.js';
 import { fileBytes } from './file-bytes.js';
 import { fastCrc32c } from './native-crc32c.js';
 import { nodeDecompressor } from './node-decompressor.js';
+import type { RecordPlace } from './payload-check.js';
 import { MAX_LISTED_REGIONS } from './record-unframer.js';
 import type { LostRegion, TfRecord, TfrecordCompression } from './tf-record.js';
 import { TfrecordReader } from './tfrecord-reader.js';
@@ -17,6 +18,8 @@ export interface TfrecordBatchesSettings {
   readonly policy: RecordErrorPolicy;
   /** False to verify and count only: `next()` then yields no records. @default true */
   readonly emit?: boolean;
+  /** A payload check for every record (see `RecordUnframer`). */
+  readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
 }
 
 /**

@@ -3,6 +3,7 @@ import { TfpipeError } from '@tfpipe/core';
 import type { Crc32cFunction } from './crc32c.js';
 import { damageOf } from './damage.js';
 import { decompressTfrecord } from './decompress-tfrecord.js';
+import type { RecordPlace } from './payload-check.js';
 import { RecordUnframer } from './record-unframer.js';
 import type { TfRecord, TfrecordCompression } from './tf-record.js';
 
@@ -18,6 +19,8 @@ export interface TfrecordReaderSettings {
   readonly decompressor?: (format: 'gzip' | 'deflate') => ReadableWritablePair<Uint8Array, Uint8Array>;
   /** False to verify and count without handing records out (see `RecordUnframer`). @default true */
   readonly emit?: boolean;
+  /** A payload check (see `RecordUnframer`). */
+  readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   type RecordErrorOptions,
   type Reporter,
 } from '@tfpipe/core';
+import type { RecordPlace } from './payload-check.js';
 import { checkCompression, checkMaxRecordBytes } from './record-options.js';
 import type { TfRecord, TfrecordCompression } from './tf-record.js';
 import { TfrecordBatches } from './tfrecord-batches.js';
@@ -78,10 +79,12 @@ export function tfrecordSource(options: TfrecordSourceOptions): ReadableStream<T
 /**
  * The batch reader behind {@link tfrecordSource}, its options checked the same way.
  * @param emit - false to verify and count only (see `TfrecordBatches`). @default true
+ * @param check - a payload check given the error policy (see `RecordUnframer`).
  */
 export function tfrecordBatches(
   options: Omit<TfrecordSourceOptions, 'highWaterMark'>,
   emit = true,
+  check?: (policy: RecordErrorPolicy) => (data: Uint8Array, place: RecordPlace) => boolean,
 ): TfrecordBatches {
   if (typeof options !== 'object' || options === null)
     throw invalid('tfrecordSource needs an options object');
@@ -98,13 +101,15 @@ export function tfrecordBatches(
   const chunkBytes = options.chunkBytes ?? 1024 * 1024;
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1)
     throw invalid(`chunkBytes must be a positive integer, got ${chunkBytes}`);
+  const policy = new RecordErrorPolicy(options);
   return new TfrecordBatches({
     paths,
     stage: STAGE,
     compression,
     maxRecordBytes,
     chunkBytes,
-    policy: new RecordErrorPolicy(options),
+    policy,
     emit,
+    ...(check === undefined ? {} : { check: check(policy) }),
   });
 }
