@@ -19,6 +19,7 @@ import { imagesCase } from './cases/images.js';
 import { largeRecordsCase } from './cases/large-records.js';
 import { parquetCase } from './cases/parquet.js';
 import { readCase, tabularCase } from './cases/tabular.js';
+import { tinyRecordsCase } from './cases/tiny-records.js';
 import { formatComparison, formatNotes } from './report.js';
 
 const CASES: readonly BenchCase[] = [
@@ -28,6 +29,7 @@ const CASES: readonly BenchCase[] = [
   csvCase,
   imagesCase,
   parquetCase,
+  tinyRecordsCase,
   cliCase,
 ];
 const RESULT_MARK = 'BENCH_RESULT ';

@@ -5,6 +5,13 @@
  */
 import { main } from './main.js';
 
+// A closed stdout or stderr (`| head -1`) makes the next write fail with EPIPE, emitted as an 'error'
+// event; unheard, it kills the process with a stack trace. writeLine sees the broken stream and stops
+// the command, so the event itself needs no action.
+const ignore = (): void => undefined;
+process.stdout.on('error', ignore);
+process.stderr.on('error', ignore);
+
 const code = await main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,

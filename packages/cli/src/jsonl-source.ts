@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import {
   attachReport,
   exampleFromJson,
@@ -15,6 +15,7 @@ import {
   utf16Advice,
   utf16Evidence,
 } from '@tfpipe/core';
+import { openRegularFile } from '@tfpipe/sink-tfrecord';
 
 /** Options of {@link jsonLinesSource}. */
 export interface JsonLinesSourceOptions extends RecordErrorOptions {
@@ -63,7 +64,7 @@ export function jsonLinesSource(
     file: options.path,
     stage: 'jsonLinesSource',
   });
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let handle: FileHandle | undefined;
   let line = 0;
   let encodingChecked = false;
   let recordIndex = 0;
@@ -109,17 +110,8 @@ export function jsonLinesSource(
   const stream = new ReadableStream<Example | SequenceExample>(
     {
       async start() {
-        try {
-          handle = await open(options.path, 'r');
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'IO';
-          throw new TfpipeError(code, 'cannot open', {
-            stage: 'jsonLinesSource',
-            position: { file: options.path },
-            cause: error,
-            fatal: true,
-          });
-        }
+        // Stat before open: a FIFO is INPUT_NOT_FILE at once instead of an open that waits for a writer.
+        handle = (await openRegularFile(options.path, 'jsonLinesSource')).handle;
       },
       async pull(controller) {
         try {

@@ -3,8 +3,9 @@ import { TfpipeError } from '@tfpipe/core';
 import { cliError } from './cli-error.js';
 import type { Command } from './command.js';
 import type { CliIo } from './io.js';
-import { writeLine } from './io.js';
+import { OUTPUT_CLOSED_EXIT, OutputClosedError, writeLine } from './io.js';
 import { commands } from './commands/index.js';
+import { printableName } from './printable.js';
 
 const HELP = `tfpipe: build, inspect and verify TFRecord datasets of tf.train.Example
 
@@ -19,7 +20,8 @@ Run 'tfpipe <command> --help' for a command's options.`;
  * Runs the tfpipe CLI with `argv` (without `node` and the script) and resolves to the exit code:
  * 0 on success, 1 on a failure of the data (a corrupt record, a bad row), 2 on a usage error (a bad
  * flag, an invalid pipeline file, an unknown plugin, split ratios that do not sum to 1).
- * Every failure prints exactly one line to stderr, starting `tfpipe: `.
+ * Every failure prints exactly one line to stderr, starting `tfpipe: `. When the reader of stdout goes
+ * away (`tfpipe inspect --json FILE | head -1`) the command stops quietly with {@link OUTPUT_CLOSED_EXIT}.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -33,7 +35,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   const command = commands.find((candidate) => candidate.name === name);
   if (command === undefined) {
-    await writeLine(io.stderr, `tfpipe: unknown command "${name}" (try tfpipe --help)`);
+    await writeLine(io.stderr, `tfpipe: unknown command "${printableName(name)}" (try tfpipe --help)`);
     return 2;
   }
   let parsed: ReturnType<typeof parse>;
@@ -53,8 +55,12 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     return await command.run(parsed.values, parsed.positionals, io);
   } catch (error) {
+    if (OutputClosedError.is(error)) return OUTPUT_CLOSED_EXIT;
     const phrased = cliError(error, Object.keys(command.options));
-    await writeLine(io.stderr, `tfpipe ${command.name}: ${describe(phrased)}`);
+    // With stderr closed too there is nobody left to tell.
+    await writeLine(io.stderr, `tfpipe ${command.name}: ${printableName(describe(phrased))}`).catch(
+      () => undefined,
+    );
     return isUsageError(phrased) ? 2 : 1;
   }
 }

@@ -1,4 +1,5 @@
 import { floatToJson, type Feature } from '@tfpipe/core';
+import { printableName } from './printable.js';
 
 const IMAGE_MAGIC: readonly [string, (bytes: Uint8Array) => boolean][] = [
   ['jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
@@ -40,7 +41,7 @@ function previewBytes(bytes: Uint8Array): string {
   // eslint-disable-next-line no-control-regex
   if (text !== undefined && !/[\u0000-\u0008\u000e-\u001f]/.test(text)) {
     const shown = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
-    return `${JSON.stringify(shown)}${bytes.length > 16 ? ` (${formatBytes(bytes.length)})` : ''}`;
+    return `${printableName(JSON.stringify(shown))}${bytes.length > 16 ? ` (${formatBytes(bytes.length)})` : ''}`;
   }
   const hex = Array.from(bytes.subarray(0, 12), (byte) => byte.toString(16).padStart(2, '0')).join(' ');
   return `<${formatBytes(bytes.length)}: ${hex}${bytes.length > 12 ? ' …' : ''}>`;

@@ -1,12 +1,13 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { TfpipeError } from '@tfpipe/core';
 import { readError } from './io-error.js';
+import { openRegularFile } from './open-regular-file.js';
 
 /**
  * A pull-based byte stream of one file read through a `FileHandle` in chunks of `chunkBytes`: it opens
  * the file on the first read, reads one chunk per pull, and closes the handle at the end, on cancel
- * and on error. Only regular files are read (`INPUT_NOT_FILE` for a directory, FIFO or device: a FIFO
- * could block forever). A file whose size changes while it is read is `INPUT_CHANGED`.
+ * and on error. Only regular files are read (`INPUT_NOT_FILE` for a directory, FIFO or device, checked
+ * before the open: opening a FIFO blocks until a writer appears). A file whose size changes while it is read is `INPUT_CHANGED`.
  */
 export function fileBytes(
   path: string,
@@ -28,25 +29,14 @@ export function fileBytes(
       async pull(controller) {
         try {
           if (handle === undefined) {
-            const opened = await open(path, 'r').catch((error: unknown) => {
-              throw readError(error, path, stage, 'opening the file');
-            });
+            const opened = await openRegularFile(path, stage);
             if (closed) {
               // Cancelled while the file was being opened.
-              await opened.close();
+              await opened.handle.close();
               return;
             }
-            handle = opened;
-            const info = await handle.stat();
-            if (!info.isFile()) {
-              const what = info.isDirectory() ? 'a directory' : 'not a regular file';
-              throw new TfpipeError('INPUT_NOT_FILE', `input is ${what}`, {
-                stage,
-                fatal: true,
-                position: { file: path },
-              });
-            }
-            size = info.size;
+            handle = opened.handle;
+            size = opened.size;
           }
           const buffer = new Uint8Array(Math.max(1, Math.min(chunkBytes, size - position + 1)));
           const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);

@@ -48,11 +48,18 @@ export type { TfrecordWriter, SinkChunk } from './tfrecord-writer.js';
 export { tfrecordSource } from './tfrecord-source.js';
 export type { TfrecordSourceOptions } from './tfrecord-source.js';
 export { readExamples, countRecords, verifyTfrecord } from './read-examples.js';
-export type { ReadExamplesOptions, ReadTfrecordOptions, VerifyResult } from './read-examples.js';
-export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX } from './manifest.js';
+export type {
+  ReadExamplesOptions,
+  ReadTfrecordOptions,
+  VerifyResult,
+  VerifyTfrecordOptions,
+} from './read-examples.js';
+export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from './manifest.js';
 export type { TfrecordManifest, ManifestShard } from './manifest.js';
 export { shardName } from './shard-names.js';
 export { expandPaths } from './expand-paths.js';
+export { openRegularFile } from './open-regular-file.js';
+export type { OpenedFile } from './open-regular-file.js';
 
 // Config-file plugins (for `tfpipe run`) and the disk-backed full shuffle
 export { plugin, sourcePlugin, tfrecordSinkOptionsSchema, tfrecordSourceOptionsSchema } from './plugin.js';

@@ -1,6 +1,8 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TfpipeError, type FeatureListStat, type FeatureStat, type PayloadType } from '@tfpipe/core';
+import { readError } from './io-error.js';
+import { openRegularFile } from './open-regular-file.js';
 import type { TfrecordCompression } from './tf-record.js';
 
 /** The manifest's format marker. */
@@ -51,13 +53,18 @@ export interface TfrecordManifest {
   readonly featureLists: readonly FeatureListStat[];
 }
 
+/** The largest manifest read: 64 MiB (a million shards' entries fit in far less). */
+export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+
 const SHARD_NAME = /^(.*)-\d{5,}-of-\d{5,}/;
 
 /**
  * The manifest that describes `target`: for a directory, the one `*.manifest.json` in it; for a file,
  * `FILE.manifest.json` or, for a shard `PREFIX-00000-of-00004…`, `PREFIX.manifest.json` beside it.
- * Resolves `undefined` when there is none.
- * @throws TfpipeError `CONFIG_PARSE` when a manifest exists but is not one.
+ * Resolves `undefined` when there is none. A manifest path that is not a regular file (a FIFO, a link to
+ * `/dev/zero`) is refused before it is opened, and one over {@link MAX_MANIFEST_BYTES} before it is read.
+ * @throws TfpipeError `CONFIG_PARSE` when a manifest exists but is not one or is too large;
+ * `INPUT_NOT_FILE` when the manifest path is not a regular file.
  */
 export async function readManifest(target: string): Promise<TfrecordManifest | undefined> {
   const candidates: string[] = [];
@@ -71,9 +78,9 @@ export async function readManifest(target: string): Promise<TfrecordManifest | u
     if (shard !== null) candidates.push(join(dirname(target), `${shard[1]}${MANIFEST_SUFFIX}`));
   }
   for (const candidate of candidates) {
-    const text = await readFile(candidate, 'utf8').catch(() => undefined);
-    if (text === undefined) continue;
-    return parseManifest(text, candidate);
+    // Absent (or unreachable) is "no manifest"; anything present must be a readable regular file.
+    if ((await stat(candidate).catch(() => undefined)) === undefined) continue;
+    return parseManifest(await readManifestText(candidate), candidate);
   }
   return undefined;
 }
@@ -101,4 +108,38 @@ function parseManifest(text: string, file: string): TfrecordManifest {
     });
   }
   return manifest as TfrecordManifest;
+}
+
+async function readManifestText(path: string): Promise<string> {
+  const stage = 'readManifest';
+  const { handle, size } = await openRegularFile(path, stage);
+  try {
+    if (size > MAX_MANIFEST_BYTES) {
+      throw new TfpipeError('CONFIG_PARSE', 'manifest too large', {
+        stage,
+        position: { file: path },
+        reason: `${size} bytes, more than the ${MAX_MANIFEST_BYTES} a manifest may have`,
+      });
+    }
+    // One byte more than the size: a file that grew since it was opened is caught, not cut short.
+    const buffer = new Uint8Array(size + 1);
+    let filled = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+      if (filled > size) {
+        throw new TfpipeError('INPUT_CHANGED', 'manifest changed while it was read', {
+          stage,
+          fatal: true,
+          position: { file: path },
+        });
+      }
+    }
+    return new TextDecoder().decode(buffer.subarray(0, filled));
+  } catch (error) {
+    throw readError(error, path, stage, 'reading the manifest');
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }

@@ -2,18 +2,17 @@ import {
   RecordErrorPolicy,
   TfpipeError,
   positionOf,
-  reportOf,
   withPosition,
   type DecodeOptions,
   type Example,
   type PayloadType,
   type SequenceExample,
 } from '@tfpipe/core';
-import { coreCodec } from './core-codec.js';
 import { expandPaths } from './expand-paths.js';
 import { readManifest } from './manifest.js';
+import { payloadDecoder, type RecordPlace } from './payload-check.js';
 import type { LostRegion } from './tf-record.js';
-import { tfrecordSource, type TfrecordSourceOptions } from './tfrecord-source.js';
+import { tfrecordBatches, tfrecordSource, type TfrecordSourceOptions } from './tfrecord-source.js';
 
 /** Options of {@link readExamples}, {@link countRecords} and {@link verifyTfrecord}: the source's, without `paths`. */
 export type ReadTfrecordOptions = Omit<TfrecordSourceOptions, 'paths'>;
@@ -59,30 +58,18 @@ export async function* readExamples(
     );
   }
   const payloadType: PayloadType = requested === 'auto' ? (manifest?.payloadType ?? 'Example') : requested;
-  const codec = coreCodec(STAGE);
-  // A record that would decode past maxDecodedBytes is RECORD_TOO_LARGE, under the onError policy.
-  const decodeOptions: DecodeOptions =
-    options.maxDecodedBytes === undefined ? {} : { maxDecodedBytes: options.maxDecodedBytes };
-  const decode = (bytes: Uint8Array): Example | SequenceExample =>
-    payloadType === 'SequenceExample'
-      ? codec.decodeSequenceExample(bytes, decodeOptions)
-      : codec.decodeExample(bytes, decodeOptions);
+  const decode = payloadDecoder(
+    payloadType,
+    STAGE,
+    options.maxDecodedBytes === undefined ? {} : { maxDecodedBytes: options.maxDecodedBytes },
+  );
   const policy = new RecordErrorPolicy(options);
   for await (const record of iterate(tfrecordSource({ ...options, paths: files }))) {
     let value: Example | SequenceExample;
     try {
-      value = decode(record.data);
+      value = decode(record.data, record);
     } catch (error) {
-      const position = positionOf(record) ?? {};
-      policy.handle(
-        TfpipeError.is(error)
-          ? error.withPosition(position)
-          : new TfpipeError('PROTO_DECODE', `cannot decode ${payloadType}`, {
-              stage: STAGE,
-              cause: error,
-              position,
-            }),
-      );
+      policy.handle(error);
       continue;
     }
     yield withPosition(value, positionOf(record) ?? {});
@@ -94,16 +81,17 @@ export async function countRecords(
   paths: string | readonly string[],
   options: ReadTfrecordOptions = {},
 ): Promise<number> {
-  let count = 0;
-  for await (const _record of iterate(tfrecordSource({ ...options, paths }))) count++;
-  return count;
+  // Verify and count only: a record object and a stream read per record made tiny records slow.
+  const batches = tfrecordBatches({ ...options, paths }, false);
+  await batches.drain();
+  return batches.report().records ?? 0;
 }
 
 /** What {@link verifyTfrecord} found. */
 export interface VerifyResult {
   /** The files read. */
   readonly files: readonly string[];
-  /** Records that verified. */
+  /** Records that verified (their framing, and their payload when parsed). */
   readonly records: number;
   /** Bytes read from disk. */
   readonly bytes: number;
@@ -119,21 +107,50 @@ export interface VerifyResult {
   readonly lostBytes: number;
 }
 
+/** Options of {@link verifyTfrecord}. */
+export interface VerifyTfrecordOptions extends Omit<ReadTfrecordOptions, 'onError'> {
+  /**
+   * Also parse every payload as this message: a record whose CRCs hold but whose payload is not one
+   * is a problem (`PROTO_DECODE`, `malformed Example at byte N (record 3) of FILE: … at payload byte
+   * K`). `'auto'` takes the manifest's payload type, else Example; `'none'` checks the framing only.
+   * @default 'none'
+   */
+  readonly payloadType?: PayloadType | 'auto' | 'none';
+}
+
 /**
- * Reads TFRecord files to the end, verifying every record, and lists every problem instead of stopping
- * at the first (it reads with `onError: 'skip'` and resynchronises). File-level failures (missing file,
- * I/O) still throw.
+ * Reads TFRecord files to the end, verifying every record (and, with `payloadType`, parsing every
+ * payload), and lists every problem instead of stopping at the first (it reads with
+ * `onError: 'skip'` and resynchronises). File-level failures (missing file, I/O) still throw.
  */
 export async function verifyTfrecord(
   paths: string | readonly string[],
-  options: Omit<ReadTfrecordOptions, 'onError'> = {},
+  options: VerifyTfrecordOptions = {},
 ): Promise<VerifyResult> {
   const files = await expandPaths(paths, 'verifyTfrecord');
-  const source = tfrecordSource({ ...options, paths: files, onError: 'skip' });
-  for await (const _record of iterate(source)) {
-    // Reading is verifying.
-  }
-  const report = reportOf(source)!;
+  const { payloadType: requested = 'none', ...readOptions } = options;
+  const payloadType =
+    requested !== 'auto'
+      ? requested
+      : files[0] === undefined
+        ? 'Example'
+        : ((await readManifest(files[0]))?.payloadType ?? 'Example');
+  const decode = payloadType === 'none' ? undefined : payloadDecoder(payloadType, 'verifyTfrecord');
+  const check =
+    decode === undefined
+      ? undefined
+      : (policy: RecordErrorPolicy) => (data: Uint8Array, place: RecordPlace) => {
+          try {
+            decode(data, place);
+            return true;
+          } catch (error) {
+            policy.handle(error);
+            return false;
+          }
+        };
+  const batches = tfrecordBatches({ ...readOptions, paths: files, onError: 'skip' }, false, check);
+  await batches.drain();
+  const report = batches.report();
   const details = report.details as { lost: LostRegion[]; lostBytes: number };
   return {
     files,

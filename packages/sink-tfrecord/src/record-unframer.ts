@@ -2,6 +2,8 @@ import type { RecordErrorPolicy } from '@tfpipe/core';
 import { TfpipeError, withPosition, type TfpipeErrorCode } from '@tfpipe/core';
 import { unmaskCrc, type Crc32cFunction } from './crc32c.js';
 import { FRAME_OVERHEAD, HEADER_BYTES } from './frame-record.js';
+import type { Damage } from './damage.js';
+import type { RecordPlace } from './payload-check.js';
 import type { LostRegion, TfRecord } from './tf-record.js';
 
 /** The default bound on one record's payload: 256 MiB. */
@@ -22,6 +24,18 @@ export interface RecordUnframerSettings {
   readonly maxRecordBytes: number;
   readonly policy: RecordErrorPolicy;
   readonly crc: Crc32cFunction;
+  /**
+   * False to verify and count records without handing them out: no payload copy, no record object,
+   * which is most of the cost of a tiny record (`countRecords`, `verifyTfrecord`).
+   * @default true
+   */
+  readonly emit?: boolean;
+  /**
+   * Looks at each record's payload (a view into the read buffer, valid only during the call) once its
+   * CRCs hold: false rejects it, uncounted (the check reports why through the error policy).
+   * `verifyTfrecord` parses payloads with it.
+   */
+  readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
 }
 
 interface Resync {
@@ -59,7 +73,7 @@ export class RecordUnframer {
   lostRegions = 0;
   /** All lost bytes, counted. */
   lostBytes = 0;
-  /** Records emitted. */
+  /** Records that verified (handed out, unless `emit` is false). */
   records = 0;
 
   constructor(settings: RecordUnframerSettings) {
@@ -110,11 +124,28 @@ export class RecordUnframer {
     this.#start = this.#end = 0;
   }
 
-  /** Closes an open lost region at a decompression failure (the bytes after `bytes` never arrived). */
-  abandon(error: TfpipeError): void {
+  /**
+   * Ends the stream at a decompression failure: the bytes after `bytes` never arrived. Without
+   * `damage` one region runs from the last good record to `bytes`. With it (the compressed file
+   * offsets lost, from the Node decompressor), a record cut short is one region in stream offsets and
+   * the compressed bytes another, in file offsets: trailing junk after a complete gzip stream loses
+   * exactly its own bytes.
+   */
+  abandon(error: TfpipeError, damage?: Damage): void {
     const start = this.#resync?.lostStart ?? this.#position;
+    const resync = this.#resync;
     this.#resync = undefined;
-    this.#addRegion(start, this.bytes, error, undefined);
+    if (damage === undefined) this.#addRegion(start, this.bytes, error, undefined);
+    else {
+      if (this.bytes > start) {
+        const cut =
+          resync?.error ??
+          this.#error('RECORD_TRUNCATED', 'truncated record', 'cut short where decompression failed');
+        this.#addRegion(start, this.bytes, cut, undefined);
+        this.#recordIndex++;
+      }
+      this.#addRegion(damage.start, damage.end, error, undefined);
+    }
     this.#buffer = EMPTY;
     this.#start = this.#end = 0;
   }
@@ -158,19 +189,28 @@ export class RecordUnframer {
         this.#fail('RECORD_CRC', 'corrupted record', 'data CRC mismatch', this.#position + frameBytes);
         continue;
       }
-      const record: TfRecord = {
-        data: buffer.slice(dataStart, dataStart + length),
-        file: this.#settings.file,
-        recordIndex: this.#recordIndex,
-        byteOffset: this.#position,
-      };
-      out.push(
-        withPosition(record, {
-          file: record.file,
-          recordIndex: record.recordIndex,
-          byteOffset: record.byteOffset,
-        }),
-      );
+      const check = this.#settings.check;
+      const place = { file: this.#settings.file, recordIndex: this.#recordIndex, byteOffset: this.#position };
+      if (check !== undefined && !check(buffer.subarray(dataStart, dataStart + length), place)) {
+        this.#recordIndex++;
+        this.#advance(frameBytes);
+        continue;
+      }
+      if (this.#settings.emit !== false) {
+        const record: TfRecord = {
+          data: buffer.slice(dataStart, dataStart + length),
+          file: this.#settings.file,
+          recordIndex: this.#recordIndex,
+          byteOffset: this.#position,
+        };
+        out.push(
+          withPosition(record, {
+            file: record.file,
+            recordIndex: record.recordIndex,
+            byteOffset: record.byteOffset,
+          }),
+        );
+      }
       this.records++;
       this.#recordIndex++;
       this.#advance(frameBytes);

@@ -16,7 +16,11 @@ export interface TfRecord {
 export interface LostRegion {
   /** The file (or stream name). */
   readonly file: string;
-  /** Offset of the first lost byte in the (decompressed) file. */
+  /**
+   * Offset of the first lost byte in the (decompressed) file. For a `DECOMPRESS` region read by the
+   * Node `tfrecordSource`: the offset in the file as stored (compressed), since nothing after the
+   * damage could be decompressed.
+   */
   readonly start: number;
   /** Offset just past the last lost byte. */
   readonly end: number;

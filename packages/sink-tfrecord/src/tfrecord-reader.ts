@@ -1,7 +1,9 @@
 import type { RecordErrorPolicy } from '@tfpipe/core';
 import { TfpipeError } from '@tfpipe/core';
 import type { Crc32cFunction } from './crc32c.js';
+import { damageOf } from './damage.js';
 import { decompressTfrecord } from './decompress-tfrecord.js';
+import type { RecordPlace } from './payload-check.js';
 import { RecordUnframer } from './record-unframer.js';
 import type { TfRecord, TfrecordCompression } from './tf-record.js';
 
@@ -15,12 +17,17 @@ export interface TfrecordReaderSettings {
   readonly crc: Crc32cFunction;
   /** The gzip/zlib decompressor factory (see `decompressTfrecord`). */
   readonly decompressor?: (format: 'gzip' | 'deflate') => ReadableWritablePair<Uint8Array, Uint8Array>;
+  /** False to verify and count without handing records out (see `RecordUnframer`). @default true */
+  readonly emit?: boolean;
+  /** A payload check (see `RecordUnframer`). */
+  readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
 }
 
 /**
  * Reads the records of one TFRecord byte stream, one source chunk at a time: decompression (detected
- * or given), then the {@link RecordUnframer}. A damaged compressed stream is a `DECOMPRESS` error;
- * under `onError: 'skip'` the records decoded before it are kept and the rest of the stream is lost.
+ * or given), then the {@link RecordUnframer}. A damaged compressed stream is a `DECOMPRESS` error,
+ * raised only after every record decoded before it has been handed out (so under `onError: 'fail'`
+ * too, as TensorFlow does); under `onError: 'skip'` the rest of the stream is a lost region.
  */
 export class TfrecordReader {
   readonly unframer: RecordUnframer;
@@ -61,7 +68,7 @@ export class TfrecordReader {
       if (!TfpipeError.is(error) || error.code !== 'DECOMPRESS') throw error;
       const positioned = error.withPosition({ file: this.#settings.file });
       this.#settings.policy.handle(positioned);
-      this.unframer.abandon(positioned);
+      this.unframer.abandon(positioned, damageOf(error));
       return out;
     }
     if (result.done) {

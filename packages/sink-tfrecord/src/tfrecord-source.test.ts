@@ -115,19 +115,23 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
     const raw = framedFile(payloads);
     const gz = gzipSync(raw);
     const path = join(directory, 'cut.tfrecord.gz');
-    await writeFile(path, gz.subarray(0, Math.floor(gz.length / 2)));
+    const cut = Math.floor(gz.length / 2);
+    await writeFile(path, gz.subarray(0, cut));
     const error = await rejectionOf(collect(tfrecordSource({ paths: path })));
     expect(error.code).toBe('DECOMPRESS');
+    // File offsets first: where the compressed input ended, not how far decompression got.
     expect(error.message).toMatch(
-      new RegExp(`^cannot decompress gzip data at byte \\d+ of ${path}: unexpected end of file$`),
+      new RegExp(`^cannot decompress gzip data at byte ${cut} of ${path}: unexpected end of file \\(`),
     );
     const source = tfrecordSource({ paths: path, onError: 'skip' });
     const kept = await collect(source);
     expect(kept.length).toBeGreaterThan(50);
     expect(kept.map((record) => hex(record.data))).toEqual(payloads.slice(0, kept.length).map(hex));
     const lost = details(reportOf(source)).lost;
+    // The record cut short (stream offsets), then the compressed bytes after the failure (none here).
     expect(lost).toMatchObject([
-      { code: 'DECOMPRESS', start: frameOffsets(payloads)[kept.length], records: undefined },
+      { code: 'RECORD_TRUNCATED', start: frameOffsets(payloads)[kept.length], records: undefined },
+      { code: 'DECOMPRESS', start: cut, end: cut, bytes: 0 },
     ]);
     expect(reportOf(source)?.skipped).toBe(1);
   });
@@ -150,7 +154,11 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
       const source = tfrecordSource({ paths: path, onError: 'skip' });
       const kept = await collect(source);
       expect(kept.map((record) => hex(record.data))).toEqual(payloads.map(hex));
-      expect(details(reportOf(source)).lost).toMatchObject([{ code: 'DECOMPRESS', bytes: 0 }]);
+      // The damaged trailer itself is the region reported, in file offsets.
+      const trailer = format === 'gzip' ? 8 : 4;
+      expect(details(reportOf(source)).lost).toMatchObject([
+        { code: 'DECOMPRESS', start: compressed.length - trailer, end: compressed.length, bytes: trailer },
+      ]);
     });
   }
 

@@ -4,16 +4,11 @@ import {
   attachReport,
   type RecordErrorOptions,
   type Reporter,
-  type StageReport,
 } from '@tfpipe/core';
-import { expandPaths } from './expand-paths.js';
-import { fileBytes } from './file-bytes.js';
-import { fastCrc32c } from './native-crc32c.js';
-import { nodeDecompressor } from './node-decompressor.js';
+import type { RecordPlace } from './payload-check.js';
 import { checkCompression, checkMaxRecordBytes } from './record-options.js';
-import { MAX_LISTED_REGIONS } from './record-unframer.js';
-import type { LostRegion, TfRecord, TfrecordCompression } from './tf-record.js';
-import { TfrecordReader } from './tfrecord-reader.js';
+import type { TfRecord, TfrecordCompression } from './tf-record.js';
+import { TfrecordBatches } from './tfrecord-batches.js';
 
 /** Options of {@link tfrecordSource}. */
 export interface TfrecordSourceOptions extends RecordErrorOptions {
@@ -53,6 +48,44 @@ function invalid(message: string): TfpipeError {
  * range lost. Each record also carries its position (`positionOf`).
  */
 export function tfrecordSource(options: TfrecordSourceOptions): ReadableStream<TfRecord> & Reporter {
+  const batches = tfrecordBatches(options);
+  const highWaterMark = options.highWaterMark ?? 16;
+  if (!Number.isSafeInteger(highWaterMark) || highWaterMark < 0)
+    throw invalid(`highWaterMark must be a non-negative integer, got ${highWaterMark}`);
+  // Records parsed but not yet enqueued: a 1 MiB chunk of tiny records holds tens of thousands, and
+  // enqueuing them all at once made the stream's queue (an array shifted per read) quadratic.
+  let pending: TfRecord[] = [];
+  let pendingIndex = 0;
+  const stream = new ReadableStream<TfRecord>(
+    {
+      async pull(controller) {
+        if (pendingIndex >= pending.length) {
+          const batch = await batches.next();
+          if (batch === undefined) return controller.close();
+          pending = batch;
+          pendingIndex = 0;
+        }
+        do controller.enqueue(pending[pendingIndex++]);
+        while (pendingIndex < pending.length && (controller.desiredSize ?? 0) > 0);
+      },
+      cancel: (reason) => batches.cancel(reason),
+    },
+    { highWaterMark },
+  );
+
+  return attachReport(stream, () => batches.report());
+}
+
+/**
+ * The batch reader behind {@link tfrecordSource}, its options checked the same way.
+ * @param emit - false to verify and count only (see `TfrecordBatches`). @default true
+ * @param check - a payload check given the error policy (see `RecordUnframer`).
+ */
+export function tfrecordBatches(
+  options: Omit<TfrecordSourceOptions, 'highWaterMark'>,
+  emit = true,
+  check?: (policy: RecordErrorPolicy) => (data: Uint8Array, place: RecordPlace) => boolean,
+): TfrecordBatches {
   if (typeof options !== 'object' || options === null)
     throw invalid('tfrecordSource needs an options object');
   const { paths } = options;
@@ -65,101 +98,18 @@ export function tfrecordSource(options: TfrecordSourceOptions): ReadableStream<T
   }
   const compression = checkCompression(options.compression, COMPRESSIONS, 'auto', STAGE);
   const maxRecordBytes = checkMaxRecordBytes(options.maxRecordBytes, STAGE);
-  const highWaterMark = options.highWaterMark ?? 16;
   const chunkBytes = options.chunkBytes ?? 1024 * 1024;
-  if (!Number.isSafeInteger(highWaterMark) || highWaterMark < 0)
-    throw invalid(`highWaterMark must be a non-negative integer, got ${highWaterMark}`);
   if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1)
     throw invalid(`chunkBytes must be a positive integer, got ${chunkBytes}`);
   const policy = new RecordErrorPolicy(options);
-  let files: string[] | undefined;
-  let fileIndex = 0;
-  let reader: TfrecordReader | undefined;
-  let records = 0;
-  let bytes = 0;
-  let cancelled = false;
-  const lost: LostRegion[] = [];
-  let lostBytes = 0;
-  let lostRegions = 0;
-  const compressions: Record<string, TfrecordCompression> = {};
-
-  const retire = (current: TfrecordReader, file: string): void => {
-    lostBytes += current.unframer.lostBytes;
-    lostRegions += current.unframer.lostRegions;
-    lost.push(...current.unframer.lost.slice(0, MAX_LISTED_REGIONS - lost.length));
-    if (current.compression !== undefined) compressions[file] = current.compression;
-  };
-
-  const stream = new ReadableStream<TfRecord>(
-    {
-      async pull(controller) {
-        files ??= await expandPaths(paths, STAGE);
-        for (;;) {
-          if (cancelled) return;
-          if (reader === undefined) {
-            const file = files[fileIndex];
-            if (file === undefined) return controller.close();
-            reader = new TfrecordReader(
-              fileBytes(file, chunkBytes, STAGE, (count) => (bytes += count)),
-              {
-                file,
-                stage: STAGE,
-                compression,
-                maxRecordBytes,
-                policy,
-                crc: fastCrc32c,
-                decompressor: nodeDecompressor,
-              },
-            );
-          }
-          let batch: TfRecord[] | undefined;
-          try {
-            batch = await reader.read();
-          } catch (error) {
-            // Release the file handle before the stream errors.
-            await reader.cancel(error).catch(() => undefined);
-            reader = undefined;
-            throw error;
-          }
-          if (cancelled) {
-            // Cancelled while this pull waited: the stream takes no more records.
-            await reader.cancel().catch(() => undefined);
-            return;
-          }
-          if (batch === undefined) {
-            retire(reader, files[fileIndex]!);
-            reader = undefined;
-            fileIndex++;
-            continue;
-          }
-          for (const record of batch) controller.enqueue(record);
-          records += batch.length;
-          if (batch.length > 0) return;
-        }
-      },
-      async cancel(reason) {
-        cancelled = true;
-        await reader?.cancel(reason);
-      },
-    },
-    { highWaterMark },
-  );
-
-  return attachReport(stream, (): StageReport => {
-    const current = reader?.unframer;
-    return {
-      stage: STAGE,
-      records,
-      bytes,
-      skipped: policy.skipped,
-      skippedErrors: [...policy.errors],
-      details: {
-        files: files?.length ?? 0,
-        compression: { ...compressions },
-        lostBytes: lostBytes + (current?.lostBytes ?? 0),
-        lostRegions: lostRegions + (current?.lostRegions ?? 0),
-        lost: [...lost, ...(current?.lost ?? [])].slice(0, MAX_LISTED_REGIONS),
-      },
-    };
+  return new TfrecordBatches({
+    paths,
+    stage: STAGE,
+    compression,
+    maxRecordBytes,
+    chunkBytes,
+    policy,
+    emit,
+    ...(check === undefined ? {} : { check: check(policy) }),
   });
 }

@@ -2,6 +2,7 @@ import { countRecords, expandPaths } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
 import { requirePositionals } from '../flags.js';
 import { writeLine } from '../io.js';
+import { printableName } from '../printable.js';
 import { READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
 /** `tfpipe count`: records per file and in all, every CRC verified. */
@@ -23,7 +24,7 @@ ${READ_FLAGS_HELP}`,
     for (const file of files) {
       const count = await countRecords(file, options);
       total += count;
-      await writeLine(io.stdout, `${count}\t${file}`);
+      await writeLine(io.stdout, `${count}\t${printableName(file)}`);
     }
     if (files.length > 1) await writeLine(io.stdout, `${total}\ttotal`);
     return 0;

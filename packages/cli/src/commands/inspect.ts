@@ -4,16 +4,17 @@ import type { Command } from '../command.js';
 import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
 import { writeLine } from '../io.js';
 import { describeKind, previewValues } from '../preview.js';
+import { printableName } from '../printable.js';
 import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
 function featureLines(features: Features, indent: string): string[] {
   const names = Object.keys(features).sort();
   // A loop, not `Math.max(...lengths)`: a record may have more features than a call takes arguments.
   let width = 0;
-  for (const name of names) width = Math.min(32, Math.max(width, name.length));
+  for (const name of names) width = Math.max(width, Math.min(32, printableName(name).length));
   return names.map((name) => {
     const feature = features[name]!;
-    return `${indent}${name.padEnd(width)}  ${describeKind(feature).padEnd(11)} ${previewValues(feature)}`;
+    return `${indent}${printableName(name).padEnd(width)}  ${describeKind(feature).padEnd(11)} ${previewValues(feature)}`;
   });
 }
 
@@ -52,7 +53,7 @@ ${READ_FLAGS_HELP}`,
           await writeLine(io.stdout, '  feature lists:');
           for (const name of Object.keys(record.featureLists).sort()) {
             const steps = record.featureLists[name]!;
-            await writeLine(io.stdout, `    ${name}: ${steps.length} steps`);
+            await writeLine(io.stdout, `    ${printableName(name)}: ${steps.length} steps`);
             const first = steps.slice(0, 3).map((step, index) => ({ [`[${index}]`]: step }));
             for (const step of first) {
               for (const line of featureLines(step, '      ')) await writeLine(io.stdout, line);

@@ -1,11 +1,18 @@
-import { mkdir, open, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
-import { countRecords, detectCompression, expandPaths, readExamples } from '@tfpipe/sink-tfrecord';
+import {
+  countRecords,
+  detectCompression,
+  expandPaths,
+  openRegularFile,
+  readExamples,
+} from '@tfpipe/sink-tfrecord';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds-metadata.js';
 import type { Command } from '../command.js';
 import { choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine } from '../io.js';
+import { printableName } from '../printable.js';
 import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
 /** Reads records of `files` into dataset statistics (all of them, or the first `limit`). */
@@ -24,7 +31,7 @@ export async function collectStats(
 
 /** The compression of a file from its first bytes, for the generated reader code. */
 export async function sniffCompression(file: string): Promise<'none' | 'gzip' | 'zlib'> {
-  const handle = await open(file, 'r');
+  const { handle } = await openRegularFile(file, 'schema');
   try {
     const head = new Uint8Array(32);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -57,10 +64,10 @@ async function splitsOf(
 
 function table(stats: DatasetStats): string[] {
   const rows = [
-    ...stats.features.map((stat) => ({ ...stat, label: stat.name })),
+    ...stats.features.map((stat) => ({ ...stat, label: printableName(stat.name) })),
     ...stats.featureLists.map((stat) => ({
       ...stat,
-      label: `${stat.name} (list, ${stat.minSteps}-${stat.maxSteps} steps)`,
+      label: `${printableName(stat.name)} (list, ${stat.minSteps}-${stat.maxSteps} steps)`,
     })),
   ];
   // A loop, not `Math.max(...lengths)`: a dataset may have more features than a call takes arguments.

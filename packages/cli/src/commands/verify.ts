@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { TfpipeError, reportOf } from '@tfpipe/core';
+import { TfpipeError, reportOf, type PayloadType } from '@tfpipe/core';
 import {
   expandPaths,
   tfrecordSink,
@@ -9,43 +9,59 @@ import {
   type TfrecordCompression,
 } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
-import { booleanFlag, requirePositionals, stringFlag } from '../flags.js';
+import { booleanFlag, choiceFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';
 import { formatBytes } from '../preview.js';
-import { READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
+import { printableName } from '../printable.js';
+import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
 
-/** `tfpipe verify`: reads every record, checks every CRC, lists every problem; `--repair OUT` salvages. */
+/** `tfpipe verify`: reads every record, checks every CRC and payload, lists every problem; `--repair OUT` salvages. */
 export const verifyCommand: Command = {
   name: 'verify',
-  summary: 'check every record and CRC; exit 1 on the first problem file; --repair OUT salvages',
+  summary: 'check every record, CRC and payload; exit 1 on a problem file; --repair OUT salvages',
   usage: `Usage: tfpipe verify FILE... [options]
 
-Reads TFRecord files (paths or globs) to the end, checking the length CRC and data CRC of every record.
-Prints "ok" per good file; for a bad one, every problem in TensorFlow's words ("corrupted record at byte
-N", "truncated record at byte N") and the byte ranges lost, and exits 1.
+Reads TFRecord files (paths or globs) to the end, checking the length CRC and data CRC of every record,
+and parses every payload as a tf.train.Example (or as the manifest's payload type, or as --payload
+says). Prints "ok" per good file; for a bad one, every problem in TensorFlow's words ("corrupted record
+at byte N", "truncated record at byte N", "malformed Example at byte N (record 3)", N being the
+record's offset in the file) and the byte ranges lost, and exits 1.
 
 Options:
+  --payload P           parse payloads as example or sequence-example (default: the manifest's payload
+                        type, else example)
+  --framing-only        check the framing and CRCs only, not the payloads
 ${READ_FLAGS_HELP}
   --repair OUT          write every record that verifies, from all FILEs in order, to the new file OUT
                         (compressed as its suffix says: .gz gzip, .zz zlib; written crash-safe) and print
                         each byte range lost; exits 1 if anything was lost, 0 if the input was clean
   --overwrite           with --repair, replace an existing OUT`,
-  options: { ...READ_FLAGS, repair: { type: 'string' }, overwrite: { type: 'boolean' } },
+  options: {
+    ...READ_FLAGS,
+    payload: { type: 'string' },
+    'framing-only': { type: 'boolean' },
+    repair: { type: 'string' },
+    overwrite: { type: 'boolean' },
+  },
   async run(values, positionals, io) {
     const files = await expandPaths(requirePositionals(positionals, 'FILE to verify'), 'verify');
     const options = readOptions(values);
     const repair = stringFlag(values, 'repair');
     if (repair !== undefined) return repairInto(files, repair, booleanFlag(values, 'overwrite'), options, io);
+    const payloadType = await verifyPayloadType(values, files[0]);
     let failed = 0;
     for (const file of files) {
-      const result = await verifyTfrecord(file, options);
+      const result = await verifyTfrecord(file, { ...options, payloadType });
       if (result.ok) {
-        await writeLine(io.stdout, `ok\t${result.records} records\t${formatBytes(result.bytes)}\t${file}`);
+        await writeLine(
+          io.stdout,
+          `ok\t${result.records} records\t${formatBytes(result.bytes)}\t${printableName(file)}`,
+        );
         continue;
       }
       failed++;
       for (const error of result.errors)
-        await writeLine(io.stderr, `tfpipe verify: ${error.message} [${error.code}]`);
+        await writeLine(io.stderr, `tfpipe verify: ${printableName(error.message)} [${error.code}]`);
       if (result.problems > result.errors.length) {
         await writeLine(
           io.stderr,
@@ -54,12 +70,30 @@ ${READ_FLAGS_HELP}
       }
       await writeLine(
         io.stdout,
-        `FAILED\t${result.records} good records, ${result.problems} problems, ${result.lostBytes} bytes lost\t${file}`,
+        `FAILED\t${result.records} good records, ${result.problems} problems, ${result.lostBytes} bytes lost\t${printableName(file)}`,
       );
     }
     return failed === 0 ? 0 : 1;
   },
 };
+
+/** What verify parses payloads as: `--framing-only`, `--payload`, `--sequence`, the manifest, Example. */
+async function verifyPayloadType(
+  values: Parameters<Command['run']>[0],
+  firstFile: string | undefined,
+): Promise<PayloadType | 'none'> {
+  const framingOnly = booleanFlag(values, 'framing-only');
+  const payload = choiceFlag(values, 'payload', ['example', 'sequence-example'] as const);
+  if (framingOnly && payload !== undefined) {
+    throw new TfpipeError('INVALID_OPTION', '--framing-only and --payload contradict each other', {
+      stage: 'verify',
+      fatal: true,
+    });
+  }
+  if (framingOnly) return 'none';
+  if (payload !== undefined) return payload === 'example' ? 'Example' : 'SequenceExample';
+  return payloadTypeOf(values, firstFile);
+}
 
 /** The output compression `OUT`'s suffix asks for. */
 function compressionOf(out: string): TfrecordCompression {
@@ -97,7 +131,7 @@ async function repairInto(
     const records = region.records === undefined ? 'unknown records' : `${region.records} record(s)`;
     await writeLine(
       io.stderr,
-      `tfpipe verify: lost bytes ${region.start}-${region.end} (${region.bytes} bytes, ${records}) of ${region.file}: ${region.reason} [${region.code}]`,
+      `tfpipe verify: lost bytes ${region.start}-${region.end} (${region.bytes} bytes, ${records}) of ${printableName(region.file)}: ${region.reason} [${region.code}]`,
     );
   }
   if (details.lostRegions > details.lost.length)
@@ -108,7 +142,7 @@ async function repairInto(
   const written = reportOf(sink)?.records ?? report?.records ?? 0;
   await writeLine(
     io.stdout,
-    `${details.lostRegions === 0 ? 'ok' : 'REPAIRED'}\t${written} records written to ${out}\t${details.lostRegions} regions, ${details.lostBytes} bytes lost`,
+    `${details.lostRegions === 0 ? 'ok' : 'REPAIRED'}\t${written} records written to ${printableName(out)}\t${details.lostRegions} regions, ${details.lostBytes} bytes lost`,
   );
   return details.lostRegions === 0 ? 0 : 1;
 }
