@@ -124,6 +124,7 @@ export type {
   StandardSchemaV1,
   PluginContext,
   SinkPluginContext,
+  DeferredOutput,
   OpenedSource,
   SourcePluginDefinition,
   SinkPluginDefinition,
