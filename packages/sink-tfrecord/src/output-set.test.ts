@@ -108,7 +108,9 @@ describe('overwrite replaces only the previous output of the same prefix', () =>
       'x-00002-of-00003.tfrecord.idx',
       'x.manifest.json',
     ]);
-    expect((await readdir(directory)).filter((name) => /^x-\d{5}-of-00003\.tfrecord/.test(name))).toEqual([]);
+    expect(
+      (await readdir(directory)).filter((name) => /^x-\d{5}-of-00003\.tfrecord(\.idx)?$/.test(name)),
+    ).toEqual([]);
   });
 });
 
