@@ -41,6 +41,7 @@ export type {
 // Node: native CRC, the sink, the source and helpers
 export { fastCrc32c, fastCrc32cRange, nativeCrc32cAvailable, NATIVE_CRC_THRESHOLD } from './native-crc32c.js';
 export { tfrecordSink } from './tfrecord-sink.js';
+export { compressionOfName } from './sink-options.js';
 export type { TfrecordSinkOptions } from './sink-options.js';
 export type { SinkInput } from './sharded-writer.js';
 export { createTfrecordWriter } from './tfrecord-writer.js';
