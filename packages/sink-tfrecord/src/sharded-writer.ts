@@ -95,6 +95,7 @@ export class ShardedWriter {
   /** Checks the output location and opens the first shard, so that a bad location fails at once. */
   async start(): Promise<void> {
     const { directory, sharding } = this.#options;
+    if (sharding.mode === 'fixed') await checkOpenFiles(sharding.shards, STAGE);
     await this.#guard(directory, 'creating the output directory', async () => {
       await mkdir(directory, { recursive: true });
     });
@@ -108,7 +109,6 @@ export class ShardedWriter {
         });
       }
     }
-    if (sharding.mode === 'fixed') await checkOpenFiles(sharding.shards, STAGE);
     await this.#checkExisting();
     const early = sharding.mode === 'fixed' ? this.#finalNames(sharding.shards) : [];
     await checkTargets(this.#options.manifest ? [...early, manifestPath(this.#options)] : early, true);
