@@ -32,6 +32,8 @@ const MIN_SHARED_BUFFER = 256 * 1024;
 /** Fixed shards share at most about this much buffer (each still gets {@link SMALLEST_BUFFER}). */
 const SHARED_BUFFER_BUDGET = 64 * 1024 * 1024;
 const SMALLEST_BUFFER = 16 * 1024;
+/** Fixed shards beyond this many frame on this thread (see `#openShard`). */
+const MAX_THREAD_SHARDS = 256;
 
 /** A record the sink accepts. */
 export type SinkInput = Example | SequenceExample | Uint8Array;
@@ -455,7 +457,10 @@ export class ShardedWriter {
       fsync,
       bufferBytes: Math.min(shared, bufferBytes),
       sha256: this.#options.manifest,
-      crcThread: this.#options.crcThread,
+      // Each CRC-thread buffer is its own shared WebAssembly memory, which reserves gigabytes of
+      // address space: thousands of them (one per fixed shard) exhaust it. Same bytes either way.
+      crcThread:
+        this.#options.crcThread && (sharding.mode !== 'fixed' || sharding.shards <= MAX_THREAD_SHARDS),
     };
     const shard = await this.#guard(settings.temporaryPath, 'creating a shard', () =>
       ShardFile.create(settings),
