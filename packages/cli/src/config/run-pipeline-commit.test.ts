@@ -6,12 +6,13 @@ import { plugin as csvPlugin } from '@tfpipe/source-csv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { peopleCsv } from '../__fixtures__/pipeline-files.js';
 import { definePipelineConfig } from './pipeline-config.js';
+import type * as ReaderFiles from './reader-files.js';
 import { runPipelineConfig } from './run-pipeline-config.js';
 
 // The side-file step fails when a test says so (as writing reader_spec.py for 130k features did).
 const failing = vi.hoisted(() => ({ now: false }));
 vi.mock('./reader-files.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('./reader-files.js')>();
+  const original = await importOriginal<typeof ReaderFiles>();
   return {
     ...original,
     writeReaderFiles: async (...args: Parameters<typeof original.writeReaderFiles>) => {
@@ -41,7 +42,7 @@ const config = (out: string, split: boolean, shards = 2) =>
 async function snapshot(out: string): Promise<Record<string, string>> {
   const names = (await readdir(out)).sort();
   const entries = await Promise.all(
-    names.map(async (name) => [name, await readFile(join(out, name), 'hex')]),
+    names.map(async (name): Promise<[string, string]> => [name, await readFile(join(out, name), 'hex')]),
   );
   return Object.fromEntries(entries);
 }
