@@ -52,7 +52,8 @@ export { readExamples, countRecords, verifyTfrecord } from './read-examples.js';
 export type { ReadExamplesOptions, ReadTfrecordOptions, VerifyResult } from './read-examples.js';
 export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX } from './manifest.js';
 export type { TfrecordManifest, ManifestShard } from './manifest.js';
-export { shardName } from './shard-names.js';
+export { shardName, temporaryPath, releaseTemporary, removeStaleTemporaries } from './shard-names.js';
+export type { StaleTemporaries } from './shard-names.js';
 export { expandPaths } from './expand-paths.js';
 
 // Config-file plugins (for `tfpipe run`) and the disk-backed full shuffle

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readdir, unlink } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -61,8 +61,8 @@ export interface StaleTemporaries {
 }
 
 /**
- * Deletes temporaries a crashed run on this host left for these outputs
- * (`.<stem>….tfpipe-tmp-<pid>-<host><random>`): those whose process is gone, or that belong to this
+ * Deletes temporaries (files, or staging directories) a crashed run on this host left for these
+ * outputs (`.<stem>….tfpipe-tmp-<pid>-<host><random>`): those whose process is gone, or that belong to this
  * process but no live sink. Temporaries of another host, or without a host, are never deleted: a
  * live writer there may own them.
  */
@@ -89,12 +89,9 @@ export async function removeStaleTemporaries(directory: string, stem: string): P
       continue;
     }
     if (activeTemporaries.has(path) || (pid !== process.pid && processAlive(pid))) continue;
-    try {
-      await unlink(path);
-      removed.push(entry);
-    } catch {
-      // Another process removed it first.
-    }
+    // A staging directory (the CLI's side files) goes with its content.
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    removed.push(entry);
   }
   return { removed, foreign };
 }

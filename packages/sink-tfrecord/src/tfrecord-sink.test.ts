@@ -246,6 +246,10 @@ describe('tfrecordSink', () => {
     // An older tfpipe named no host.
     const noHost = '.t-00003.tfrecord.tfpipe-tmp-999999999-abcdef';
     for (const name of [dead, live, otherHost, noHost]) await writeFile(join(directory, name), 'partial');
+    // A staging directory a killed run left (the CLI's side files) goes with its content.
+    const deadStaging = join(directory, `.t-side.tfpipe-tmp-999999998-${HOST_TAG}0123456789ab`);
+    await mkdir(deadStaging);
+    await writeFile(join(deadStaging, 'reader_spec.py'), 'partial');
     const sink = tfrecordSink({ directory, prefix: 't' });
     await writeAll(sink, payloads);
     expect((await readdir(directory)).sort()).toEqual(

@@ -1,8 +1,11 @@
-import { lstat, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TfpipeError, type DeferredOutput } from '@tfpipe/core';
+import { releaseTemporary, removeStaleTemporaries, temporaryPath } from '@tfpipe/sink-tfrecord';
 
 const STAGE = 'run';
+/** The staging directory's name stem: `.side-files.tfpipe-tmp-<pid>-<host><random>`. */
+const STAGING_STEM = 'side-files';
 
 /** A side file written into a staging directory, renamed to `final` at commit. */
 function stagedFile(staged: string, final: string): DeferredOutput {
@@ -51,10 +54,15 @@ export class OutputTransaction {
     this.#outputs.push(output);
   };
 
-  /** A fresh hidden directory inside `directory` (created if missing) for side files. */
+  /**
+   * A fresh hidden directory inside `directory` (created if missing) for side files, named as the
+   * sinks name temporaries, so that a later run on this host removes it if this one is killed.
+   */
   async stagingDirectory(directory: string): Promise<string> {
     await mkdir(directory, { recursive: true });
-    const staging = await mkdtemp(join(directory, '.side-files.tfpipe-tmp-'));
+    await removeStaleTemporaries(directory, STAGING_STEM);
+    const staging = temporaryPath(directory, STAGING_STEM);
+    await mkdir(staging);
     this.#staging.push(staging);
     return staging;
   }
@@ -82,6 +90,9 @@ export class OutputTransaction {
 
   async #removeStaging(): Promise<void> {
     // Only directories this object created, after their files were renamed out or are to be dropped.
-    for (const staging of this.#staging.splice(0)) await rm(staging, { recursive: true, force: true });
+    for (const staging of this.#staging.splice(0)) {
+      await rm(staging, { recursive: true, force: true });
+      releaseTemporary(staging);
+    }
   }
 }
