@@ -121,24 +121,27 @@ describe('tfpipe run refuses bad input in one line, writing nothing', () => {
     expect(JSON.parse(skipped.stdout)).toMatchObject({ recordsWritten: 19, skipped: 1 });
   });
 
-  it('an output directory that already holds shards, unless --overwrite (then no old shard is left)', async () => {
+  it('existing output of the same prefix, unless --overwrite; another prefix is never touched', async () => {
     const out = join(directory, 'out-full');
     await mkdir(out);
     await writeFile(join(out, 'old-00000-of-00002.tfrecord'), 'old');
     await writeFile(join(out, 'old-00001-of-00002.tfrecord'), 'old');
+    await writeFile(join(out, 'data-00000-of-00002.tfrecord'), 'old');
+    await writeFile(join(out, 'data-00001-of-00002.tfrecord'), 'old');
     const file = await writeConfig(directory, 'full.json', base('out-full'));
     const result = await tfpipe(['run', file]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `tfpipe run: the output directory already holds 2 shard file(s) (old-00000-of-00002.tfrecord, old-00001-of-00002.tfrecord) in ${out}: pass --overwrite to replace them [OUTPUT_EXISTS]\n`,
+      `tfpipe run: output already exists (pass --overwrite to replace it) in ${join(out, 'data-00000-of-00002.tfrecord')} [OUTPUT_EXISTS]\n`,
     );
-    expect((await readdir(out)).sort()).toEqual([
-      'old-00000-of-00002.tfrecord',
-      'old-00001-of-00002.tfrecord',
-    ]);
     const replaced = await tfpipe(['run', file, '--overwrite']);
     expect(replaced.code).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(['data-00000-of-00001.tfrecord', 'reader_spec.py']);
+    expect((await readdir(out)).sort()).toEqual([
+      'data-00000-of-00001.tfrecord',
+      'old-00000-of-00002.tfrecord',
+      'old-00001-of-00002.tfrecord',
+      'reader_spec.py',
+    ]);
     expect(replaced.stdout).toContain('removed 2 old file(s)');
   });
 });

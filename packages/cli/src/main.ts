@@ -82,8 +82,21 @@ function isUsageError(error: unknown): boolean {
   return USAGE_CODES.has(error.code) || (error.code === 'SPLIT' && error.fatal);
 }
 
+/** Library option wording → the CLI flags that set those options. */
+const FLAG_WORDING: readonly [RegExp, string][] = [
+  [/\boverwrite: true\b/g, '--overwrite'],
+  [/\bshards: (\d+)/g, '--shards $1'],
+  [/\bmaxRecords or maxBytes\b/g, '--max-records or --max-bytes'],
+];
+
 function describe(error: unknown): string {
-  if (TfpipeError.is(error)) return `${error.message} [${error.code}]`;
+  if (TfpipeError.is(error)) {
+    const message = FLAG_WORDING.reduce(
+      (text, [pattern, flag]) => text.replace(pattern, flag),
+      error.message,
+    );
+    return `${message} [${error.code}]`;
+  }
   if (error instanceof Error) return error.message;
   return String(error);
 }

@@ -167,6 +167,7 @@ export type {
   StandardSchemaV1,
   PluginContext,
   SinkPluginContext,
+  DeferredOutput,
   OpenedSource,
   SourcePluginDefinition,
   SinkPluginDefinition,

@@ -51,6 +51,23 @@ describe('externalShuffle', () => {
     expect(Math.max(...positions)).toBeGreaterThan(1500);
   });
 
+  it('merges more runs than maxOpenRuns in passes: every record once, spread over the whole output', async () => {
+    const { reportOf } = await import('@tfpipe/core');
+    const positions: number[] = [];
+    for (let seed = 0; seed < 12; seed++) {
+      const stage = externalShuffle({ seed, memoryBytes: 4096, directory, maxOpenRuns: 4 });
+      const output = ids(await collect(fromArray(records).pipeThrough(stage)));
+      expect([...output].sort((a, b) => a - b)).toEqual(records.map((_, index) => index));
+      expect(reportOf(stage)?.details?.shuffleMergePasses).toBeGreaterThanOrEqual(2);
+      expect(await readdir(directory)).toEqual([]);
+      positions.push(output.indexOf(0), output.indexOf(records.length - 1));
+    }
+    // The first and last inputs land anywhere, not near their runs' places.
+    expect(Math.min(...positions)).toBeLessThan(750);
+    expect(Math.max(...positions)).toBeGreaterThan(2250);
+    expect(() => externalShuffle({ maxOpenRuns: 1 })).toThrow(/maxOpenRuns must be an integer of at least 2/);
+  });
+
   it('removes its temporaries when the input fails halfway', async () => {
     const failing = new ReadableStream({
       pull(controller) {

@@ -1,4 +1,4 @@
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp, open, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -30,6 +30,12 @@ export interface ExternalShuffleOptions {
   readonly directory?: string;
   /** Bytes each run reads at a time while merging (memory while merging: runs × this). @default 65536 */
   readonly readChunkBytes?: number;
+  /**
+   * Runs merged at once, each an open file. With more runs than this, groups of this many are
+   * first merged into longer runs (in passes), so the open files stay under the limit
+   * (`ulimit -n`) whatever the input size. At least 2. @default 128
+   */
+  readonly maxOpenRuns?: number;
 }
 
 type Input = Example | SequenceExample | Uint8Array;
@@ -48,8 +54,10 @@ function serialize(record: Input): Uint8Array {
  * serialized payloads (`Uint8Array`), ready for `tfrecordSink`.
  *
  * Temporaries live in a fresh `tfpipe-shuffle-*` directory that is removed when the output ends,
- * when either side is aborted or cancelled, and on any error. Its report: `records`,
- * `details.shuffleRuns` (files spilled) and `details.shuffleSpilledBytes`.
+ * when either side is aborted or cancelled, and on any error. More runs than `maxOpenRuns` are
+ * merged in passes (groups into longer runs, each merge uniform too), so the open files stay
+ * bounded. Its report: `records`, `details.shuffleRuns` (files spilled), `details.shuffleMergePasses`
+ * and `details.shuffleSpilledBytes`.
  */
 export function externalShuffle(options: ExternalShuffleOptions = {}): {
   readonly writable: WritableStream<Input | readonly Input[]>;
@@ -67,12 +75,22 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
     );
   }
   const readChunkBytes = options.readChunkBytes ?? 65536;
+  const maxOpenRuns = options.maxOpenRuns ?? 128;
+  if (!Number.isSafeInteger(maxOpenRuns) || maxOpenRuns < 2) {
+    throw new TfpipeError(
+      'INVALID_OPTION',
+      `externalShuffle(): maxOpenRuns must be an integer of at least 2, got ${String(maxOpenRuns)}`,
+      { stage: STAGE, fatal: true },
+    );
+  }
   const random = seededRandom(options.seed ?? 0);
   let buffer: Uint8Array[] = [];
   let bufferBytes = 0;
   let directory: string | undefined;
   const runs: { path: string; records: number }[] = [];
   let spilledBytes = 0;
+  let mergePasses = 0;
+  let spilledRuns = 0;
   let emitted = 0;
   let cleaned: Promise<void> | undefined;
   let inputDone!: () => void;
@@ -84,9 +102,8 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
   input.catch(() => undefined);
   let writableController: WritableStreamDefaultController | undefined;
   let readableController: ReadableStreamDefaultController<Uint8Array> | undefined;
-  let merge:
-    | { readers: ReadableStreamDefaultReader<{ data: Uint8Array }>[]; left: number[]; total: number }
-    | undefined;
+  let runCounter = 0;
+  let merge: { readers: ReadableStreamDefaultReader<{ data: Uint8Array }>[] } | undefined;
 
   const shuffleInPlace = (items: Uint8Array[]): void => {
     for (let end = items.length; end > 1; end--) {
@@ -104,38 +121,106 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
     })();
     return cleaned;
   };
-  const spill = async (): Promise<void> => {
+  /** Writes records, framed, to a new run file; resolves with its path and size once it is closed. */
+  const writeRun = async (
+    records: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  ): Promise<{ path: string; written: number }> => {
+    let written = 0;
     directory ??= await mkdtemp(join(options.directory ?? tmpdir(), 'tfpipe-shuffle-'));
-    const path = join(directory, `run-${String(runs.length).padStart(5, '0')}.tfrecord`);
-    shuffleInPlace(buffer);
+    const path = join(directory, `run-${String(runCounter++).padStart(5, '0')}.tfrecord`);
     const handle = await open(path, 'wx').catch((error: unknown) => {
       throw writeError(error, path, STAGE, 'spilling a shuffle run');
     });
     try {
       const chunk: Uint8Array[] = [];
       let chunkBytes = 0;
-      const flush = async (): Promise<void> => {
-        if (chunk.length === 0) return;
-        await handle.writev(chunk);
-        chunk.length = 0;
-        chunkBytes = 0;
-      };
-      for (const record of buffer) {
+      for await (const record of records) {
         const frame = frameRecord(record);
         chunk.push(frame);
         chunkBytes += frame.length;
-        spilledBytes += frame.length;
-        if (chunkBytes >= 1 << 20) await flush();
+        written += frame.length;
+        if (chunkBytes >= 1 << 20) {
+          await handle.writev(chunk);
+          chunk.length = 0;
+          chunkBytes = 0;
+        }
       }
-      await flush();
+      if (chunk.length > 0) await handle.writev(chunk);
     } catch (error) {
       throw writeError(error, path, STAGE, 'spilling a shuffle run');
     } finally {
       await handle.close();
     }
+    return { path, written };
+  };
+  const spill = async (): Promise<void> => {
+    shuffleInPlace(buffer);
+    const { path, written } = await writeRun(buffer);
+    spilledBytes += written;
+    spilledRuns++;
     runs.push({ path, records: buffer.length });
     buffer = [];
     bufferBytes = 0;
+  };
+  /** Opens runs for merging: one reader each, and the records each has left. */
+  const openRuns = (group: readonly { path: string; records: number }[]) => {
+    const readers = group.map((run) =>
+      tfrecordSource({
+        paths: run.path,
+        compression: 'none',
+        chunkBytes: readChunkBytes,
+        highWaterMark: 4,
+      }).getReader(),
+    );
+    const left = group.map((run) => run.records);
+    return { readers, left, total: left.reduce((sum, count) => sum + count, 0), group };
+  };
+  /**
+   * The next record of an open merge: from a run drawn with probability proportional to the
+   * records it has left, which keeps the merged order uniform.
+   */
+  const draw = async (open: ReturnType<typeof openRuns>): Promise<Uint8Array | undefined> => {
+    if (open.total === 0) return undefined;
+    let pick = random.below(open.total);
+    let run = 0;
+    while (pick >= open.left[run]!) pick -= open.left[run++]!;
+    const result = await open.readers[run]!.read();
+    if (result.done) {
+      throw new TfpipeError('INTERNAL', 'a shuffle run ended early', {
+        stage: STAGE,
+        position: { file: open.group[run]!.path },
+        fatal: true,
+      });
+    }
+    open.left[run]!--;
+    open.total--;
+    return result.value.data;
+  };
+  /** Merges groups of `maxOpenRuns` runs into single runs until at most that many are left. */
+  const mergeDown = async (): Promise<void> => {
+    while (runs.length > maxOpenRuns) {
+      mergePasses++;
+      const groups: { path: string; records: number }[][] = [];
+      for (let start = 0; start < runs.length; start += maxOpenRuns)
+        groups.push(runs.slice(start, start + maxOpenRuns));
+      runs.length = 0;
+      for (const group of groups) {
+        if (group.length === 1) {
+          runs.push(group[0]!);
+          continue;
+        }
+        const open = openRuns(group);
+        merge = open;
+        const records = (async function* () {
+          for (let record = await draw(open); record !== undefined; record = await draw(open)) yield record;
+        })();
+        const { path } = await writeRun(records);
+        merge = undefined;
+        await Promise.allSettled(open.readers.map((reader) => reader.cancel()));
+        for (const run of group) await unlink(run.path).catch(() => undefined);
+        runs.push({ path, records: group.reduce((sum, run) => sum + run.records, 0) });
+      }
+    }
   };
   const add = async (record: Input): Promise<void> => {
     const bytes = serialize(record);
@@ -178,39 +263,15 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
     },
   });
 
-  const openMerge = () => {
-    const readers = runs.map((run) =>
-      tfrecordSource({
-        paths: run.path,
-        compression: 'none',
-        chunkBytes: readChunkBytes,
-        highWaterMark: 4,
-      }).getReader(),
-    );
-    const left = runs.map((run) => run.records);
-    return { readers, left, total: left.reduce((sum, count) => sum + count, 0) };
-  };
+  let final: ReturnType<typeof openRuns> | undefined;
   const next = async (): Promise<Uint8Array | undefined> => {
-    if (runs.length === 0) {
-      const record = buffer.pop();
-      return record;
+    if (runs.length === 0) return buffer.pop();
+    if (final === undefined) {
+      await mergeDown();
+      final = openRuns(runs);
+      merge = final;
     }
-    merge ??= openMerge();
-    if (merge.total === 0) return undefined;
-    let pick = random.below(merge.total);
-    let run = 0;
-    while (pick >= merge.left[run]!) pick -= merge.left[run++]!;
-    const result = await merge.readers[run]!.read();
-    if (result.done) {
-      throw new TfpipeError('INTERNAL', 'a shuffle run ended early', {
-        stage: STAGE,
-        position: { file: runs[run]!.path },
-        fatal: true,
-      });
-    }
-    merge.left[run]!--;
-    merge.total--;
-    return result.value.data;
+    return draw(final);
   };
 
   const readable = new ReadableStream<Uint8Array>(
@@ -246,6 +307,6 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
   return attachReport({ writable, readable }, () => ({
     stage: STAGE,
     records: emitted,
-    details: { shuffleRuns: runs.length, shuffleSpilledBytes: spilledBytes },
+    details: { shuffleRuns: spilledRuns, shuffleMergePasses: mergePasses, shuffleSpilledBytes: spilledBytes },
   }));
 }

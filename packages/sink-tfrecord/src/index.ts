@@ -41,6 +41,7 @@ export type {
 // Node: native CRC, the sink, the source and helpers
 export { fastCrc32c, fastCrc32cRange, nativeCrc32cAvailable, NATIVE_CRC_THRESHOLD } from './native-crc32c.js';
 export { tfrecordSink } from './tfrecord-sink.js';
+export { compressionOfName } from './sink-options.js';
 export type { TfrecordSinkOptions } from './sink-options.js';
 export type { SinkInput } from './sharded-writer.js';
 export { createTfrecordWriter } from './tfrecord-writer.js';
@@ -56,7 +57,8 @@ export type {
 } from './read-examples.js';
 export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from './manifest.js';
 export type { TfrecordManifest, ManifestShard } from './manifest.js';
-export { shardName } from './shard-names.js';
+export { shardName, temporaryPath, releaseTemporary, removeStaleTemporaries } from './shard-names.js';
+export type { StaleTemporaries } from './shard-names.js';
 export { expandPaths } from './expand-paths.js';
 export { openRegularFile } from './open-regular-file.js';
 export type { OpenedFile } from './open-regular-file.js';

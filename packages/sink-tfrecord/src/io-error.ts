@@ -12,6 +12,7 @@ const UNWRITABLE = new Set([
   'ENAMETOOLONG',
 ]);
 const NOT_FOUND = new Set(['ENOENT', 'ENOTDIR']);
+const TOO_MANY_FILES = new Set(['EMFILE', 'ENFILE']);
 
 /** The errno code of a Node file-system error, if any. */
 export function errnoOf(error: unknown): string | undefined {
@@ -31,6 +32,12 @@ export function writeError(error: unknown, file: string, stage: string, doing: s
   if (DISK_FULL.has(errno)) return new TfpipeError('DISK_FULL', `disk full ${doing}`, options);
   if (UNWRITABLE.has(errno))
     return new TfpipeError('OUTPUT_UNWRITABLE', `cannot write output ${doing}`, options);
+  if (TOO_MANY_FILES.has(errno)) {
+    return new TfpipeError('IO', `too many open files ${doing}`, {
+      ...options,
+      reason: `${errno}: raise the open-file limit (ulimit -n) or keep fewer files open at once`,
+    });
+  }
   return new TfpipeError('IO', `I/O error ${doing}`, options);
 }
 

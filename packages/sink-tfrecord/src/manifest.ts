@@ -85,7 +85,11 @@ export async function readManifest(target: string): Promise<TfrecordManifest | u
   return undefined;
 }
 
-function parseManifest(text: string, file: string): TfrecordManifest {
+/**
+ * The manifest in `text`, read from `file`.
+ * @throws TfpipeError `CONFIG_PARSE` when it is not JSON or not a tfpipe manifest.
+ */
+export function parseManifest(text: string, file: string): TfrecordManifest {
   let value: unknown;
   try {
     value = JSON.parse(text);

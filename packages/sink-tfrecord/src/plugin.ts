@@ -89,6 +89,7 @@ export const plugin = defineSinkPlugin<TfrecordSinkPluginOptions>({
       overwrite: overwrite ?? context.overwrite ?? false,
       payloadType: context.payloadType,
       onError: context.onError,
+      ...(context.deferOutput === undefined ? {} : { deferOutput: context.deferOutput }),
     });
   },
 });

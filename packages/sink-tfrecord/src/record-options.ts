@@ -15,12 +15,12 @@ export function checkMaxRecordBytes(value: number | undefined, stage: string): n
 }
 
 /** Checks a `compression` option against the allowed values. */
-export function checkCompression<T extends string>(
+export function checkCompression<T extends string, F extends T | undefined>(
   value: string | undefined,
   allowed: readonly T[],
-  fallback: T,
+  fallback: F,
   stage: string,
-): T {
+): T | F {
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) {
     throw new TfpipeError(

@@ -1,9 +1,19 @@
-import { randomBytes } from 'node:crypto';
-import { readdir, unlink } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 
-/** The marker in every temporary file name: `.NAME.tfpipe-tmp-<pid>-<random>`. */
+/**
+ * The marker in every temporary file name: `.NAME.tfpipe-tmp-<pid>-<host><random>`, `<host>` being 8
+ * hex digits of this host's name hashed and `<random>` 12 hex digits.
+ */
 export const TEMPORARY_MARKER = '.tfpipe-tmp-';
+
+/**
+ * This host in temporary names: a PID says nothing about a writer on another host sharing the
+ * directory (NFS), so only temporaries of this host are ever judged by their PID.
+ */
+export const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
 
 /** Temporaries this process is writing now (a second sink in the same process must not delete them). */
 const activeTemporaries = new Set<string>();
@@ -16,7 +26,7 @@ export function shardName(prefix: string, index: number, count: number, suffix: 
 
 /** A fresh temporary path for `finalBase` in `directory`, registered as active until released. */
 export function temporaryPath(directory: string, finalBase: string): string {
-  const name = `.${finalBase}${TEMPORARY_MARKER}${process.pid}-${randomBytes(6).toString('hex')}`;
+  const name = `.${finalBase}${TEMPORARY_MARKER}${process.pid}-${HOST_TAG}${randomBytes(6).toString('hex')}`;
   const path = join(directory, name);
   activeTemporaries.add(path);
   return path;
@@ -27,24 +37,9 @@ export function releaseTemporary(path: string): void {
   activeTemporaries.delete(path);
 }
 
-function escapeRegExp(text: string): string {
+/** `text` matched literally inside a regular expression. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Matches every output name of a sharded run with `prefix`: shards, their indexes, the manifest. */
-export function shardPattern(prefix: string): RegExp {
-  return new RegExp(`^${escapeRegExp(prefix)}(-\\d{5,}-of-\\d{5,}.*|\\.manifest\\.json)$`);
-}
-
-/** Existing outputs in `directory` matching `pattern`, sorted. */
-export async function existingOutputs(directory: string, pattern: RegExp): Promise<string[]> {
-  let entries: string[];
-  try {
-    entries = await readdir(directory);
-  } catch {
-    return [];
-  }
-  return entries.filter((entry) => pattern.test(entry)).sort();
 }
 
 function processAlive(pid: number): boolean {
@@ -57,31 +52,46 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** What {@link removeStaleTemporaries} did. */
+export interface StaleTemporaries {
+  /** Names deleted: this host's, their process gone. */
+  readonly removed: readonly string[];
+  /** Names left alone: of another host, or of a tfpipe that did not name the host (its process cannot be checked). */
+  readonly foreign: readonly string[];
+}
+
 /**
- * Deletes temporaries a crashed run left for these outputs (`.<stem>….tfpipe-tmp-<pid>-<hex>`): those
- * whose process is gone, or that belong to this process but no live sink. Returns the names removed.
+ * Deletes temporaries (files, or staging directories) a crashed run on this host left for these
+ * outputs (`.<stem>….tfpipe-tmp-<pid>-<host><random>`): those whose process is gone, or that belong to this
+ * process but no live sink. Temporaries of another host, or without a host, are never deleted: a
+ * live writer there may own them.
  */
-export async function removeStaleTemporaries(directory: string, stem: string): Promise<string[]> {
+export async function removeStaleTemporaries(directory: string, stem: string): Promise<StaleTemporaries> {
   let entries: string[];
   try {
     entries = await readdir(directory);
   } catch {
-    return [];
+    return { removed: [], foreign: [] };
   }
-  const pattern = new RegExp(`^\\.${escapeRegExp(stem)}.*${escapeRegExp(TEMPORARY_MARKER)}(\\d+)-[0-9a-f]+$`);
+  const pattern = new RegExp(
+    `^\\.${escapeRegExp(stem)}.*${escapeRegExp(TEMPORARY_MARKER)}(\\d+)-([0-9a-f]+)$`,
+  );
   const removed: string[] = [];
-  for (const entry of entries) {
+  const foreign: string[] = [];
+  for (const entry of entries.sort()) {
     const match = pattern.exec(entry);
     if (match === null) continue;
     const path = join(directory, entry);
     const pid = Number(match[1]);
-    if (activeTemporaries.has(path) || (pid !== process.pid && processAlive(pid))) continue;
-    try {
-      await unlink(path);
-      removed.push(entry);
-    } catch {
-      // Another process removed it first.
+    const tag = match[2]!;
+    if (tag.length !== 20 || !tag.startsWith(HOST_TAG)) {
+      foreign.push(entry);
+      continue;
     }
+    if (activeTemporaries.has(path) || (pid !== process.pid && processAlive(pid))) continue;
+    // A staging directory (the CLI's side files) goes with its content.
+    await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    removed.push(entry);
   }
-  return removed;
+  return { removed, foreign };
 }

@@ -1,6 +1,6 @@
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RecordErrorPolicy } from '@tfpipe/core';
+import type { DeferredOutput, RecordErrorPolicy } from '@tfpipe/core';
 import {
   collectCrcSpans,
   EncodedExample,
@@ -20,20 +20,20 @@ import { KNOWN_SPANS } from './native-crc32c.js';
 import { writeError } from './io-error.js';
 import { buildManifest, manifestPath } from './manifest-writer.js';
 import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
-import {
-  existingOutputs,
-  releaseTemporary,
-  removeStaleTemporaries,
-  shardName,
-  shardPattern,
-  temporaryPath,
-} from './shard-names.js';
+import { checkOpenFiles } from './open-files.js';
+import { checkTargets, previousOutputs } from './output-set.js';
+import { releaseTemporary, removeStaleTemporaries, shardName, temporaryPath } from './shard-names.js';
 import type { ResolvedSinkOptions } from './sink-options.js';
 
 const STAGE = 'tfrecordSink';
 /** Where an Example that carries its wire bytes keeps them (`ENCODED` in `@tfpipe/core`). */
 const ENCODED = Symbol.for('tfpipe.encoded');
 const MIN_SHARED_BUFFER = 256 * 1024;
+/** Fixed shards share at most about this much buffer (each still gets {@link SMALLEST_BUFFER}). */
+const SHARED_BUFFER_BUDGET = 64 * 1024 * 1024;
+const SMALLEST_BUFFER = 16 * 1024;
+/** Fixed shards beyond this many frame on this thread (see `#openShard`). */
+const MAX_THREAD_SHARDS = 256;
 
 /** A record the sink accepts. */
 export type SinkInput = Example | SequenceExample | Uint8Array;
@@ -81,6 +81,10 @@ export class ShardedWriter {
   #inputIndex = 0;
   #written = 0;
   #manifestTemporary: string | undefined;
+  /** The old output `overwrite` replaces, found just before the renames. */
+  #replaced: string[] = [];
+  /** Temporaries of another host (or of an older tfpipe) left alone in the directory. */
+  #foreignTemporaries: readonly string[] = [];
   #done = false;
 
   constructor(options: ResolvedSinkOptions, policy: RecordErrorPolicy) {
@@ -93,6 +97,7 @@ export class ShardedWriter {
   /** Checks the output location and opens the first shard, so that a bad location fails at once. */
   async start(): Promise<void> {
     const { directory, sharding } = this.#options;
+    if (sharding.mode === 'fixed') await checkOpenFiles(sharding.shards, STAGE);
     await this.#guard(directory, 'creating the output directory', async () => {
       await mkdir(directory, { recursive: true });
     });
@@ -107,7 +112,10 @@ export class ShardedWriter {
       }
     }
     await this.#checkExisting();
-    await removeStaleTemporaries(directory, this.#options.prefix);
+    const early = sharding.mode === 'fixed' ? this.#finalNames(sharding.shards) : [];
+    await checkTargets(this.#options.manifest ? [...early, manifestPath(this.#options)] : early, true);
+    const stale = await removeStaleTemporaries(directory, this.#options.prefix);
+    this.#foreignTemporaries = stale.foreign;
     if (sharding.mode !== 'fixed') await this.#openShard();
   }
 
@@ -250,49 +258,107 @@ export class ShardedWriter {
     return current;
   }
 
-  /** Finishes every shard, writes indexes and the manifest, then renames everything to its final name. */
+  /**
+   * Finishes every shard, writes indexes and the manifest, then renames everything to its final
+   * name and removes the old output it replaces, or, with `deferOutput`, hands that over.
+   */
   async close(): Promise<void> {
+    let output: DeferredOutput;
     try {
       const { sharding } = this.#options;
       if (sharding.mode === 'fixed') {
         while (this.#shards.length < sharding.shards) await this.#openShard();
       }
       for (const shard of this.#shards) await this.#finish(shard);
-      const count = this.#shards.length;
-      const finals = this.#shards.map((_, index) => this.#finalPath(index, count));
+      const finals = this.#shards.map((_, index) => this.#finalPath(index, this.#shards.length));
       if (this.#options.manifest) await this.#writeManifest(finals);
-      await this.#checkExisting();
-      if (this.#options.overwrite) await this.#removeOld();
-      for (const [index, shard] of this.#shards.entries()) {
-        const final = finals[index]!;
-        await this.#guard(final, 'renaming a finished shard', () =>
-          shard.commit(final, this.#options.index ? `${final}.idx` : undefined),
-        );
-        this.#summaries.push({ path: final, records: shard.records, bytes: shard.diskBytes });
-      }
-      if (this.#manifestTemporary !== undefined) {
-        const target = manifestPath(this.#options);
-        await this.#guard(target, 'renaming the manifest', () => rename(this.#manifestTemporary!, target));
-        releaseTemporary(this.#manifestTemporary);
-        this.#manifestTemporary = undefined;
-      }
-      await this.#syncDirectory();
-      this.#done = true;
+      for (const [index, shard] of this.#shards.entries())
+        this.#summaries.push({ path: finals[index]!, records: shard.records, bytes: shard.diskBytes });
+      output = this.#deferred(finals);
     } catch (error) {
       await this.abort();
       throw error;
     }
+    this.#done = true;
+    if (this.#options.deferOutput !== undefined) {
+      this.#options.deferOutput(output);
+      return;
+    }
+    try {
+      await output.check();
+      await output.rename();
+    } catch (error) {
+      await output.discard();
+      throw error;
+    }
+    await output.removeReplaced();
   }
 
   /** Closes handles and deletes every temporary not yet renamed. Never throws. */
   async abort(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
+    await this.#discard();
+  }
+
+  async #discard(): Promise<void> {
     for (const shard of this.#shards) await shard.discard();
     if (this.#manifestTemporary !== undefined) {
       await unlink(this.#manifestTemporary).catch(() => undefined);
       releaseTemporary(this.#manifestTemporary);
+      this.#manifestTemporary = undefined;
     }
+  }
+
+  /** The finished files under temporary names, and how to put them in place. */
+  #deferred(finals: readonly string[]): DeferredOutput {
+    const index = this.#options.index;
+    const targets = [
+      ...finals,
+      ...(index ? finals.map((final) => `${final}.idx`) : []),
+      ...(this.#manifestTemporary === undefined ? [] : [manifestPath(this.#options)]),
+    ];
+    return {
+      check: async () => {
+        await this.#checkExisting();
+        await checkTargets(targets, this.#options.overwrite);
+        const kept = new Set(targets);
+        this.#replaced = this.#options.overwrite
+          ? (await previousOutputs(this.#options)).filter((path) => !kept.has(path))
+          : [];
+      },
+      rename: async () => {
+        for (const [position, shard] of this.#shards.entries()) {
+          const final = finals[position]!;
+          await this.#guard(final, 'renaming a finished shard', () =>
+            shard.commit(final, index ? `${final}.idx` : undefined),
+          );
+        }
+        const temporary = this.#manifestTemporary;
+        if (temporary !== undefined) {
+          const target = manifestPath(this.#options);
+          await this.#guard(target, 'renaming the manifest', () => rename(temporary, target));
+          releaseTemporary(temporary);
+          this.#manifestTemporary = undefined;
+        }
+        await this.#syncDirectory();
+      },
+      removeReplaced: async () => {
+        const removed: string[] = [];
+        for (const path of this.#replaced) {
+          await this.#guard(path, 'removing replaced output', () =>
+            unlink(path).catch((error: unknown) => {
+              if ((error as { code?: string }).code !== 'ENOENT') throw error;
+            }),
+          );
+          removed.push(path);
+        }
+        this.#replaced = [];
+        if (removed.length > 0) await this.#syncDirectory();
+        return removed;
+      },
+      discard: () => this.#discard(),
+    };
   }
 
   /** The stage report: records, bytes on disk, finished shards and the one being written. */
@@ -313,6 +379,7 @@ export class ShardedWriter {
         compression: this.#options.compression,
         payloadType: this.#payloadType ?? 'Example',
         ...(this.#options.manifest ? { manifest: manifestPath(this.#options) } : {}),
+        ...(this.#foreignTemporaries.length > 0 ? { foreignTemporaries: this.#foreignTemporaries } : {}),
       },
     };
   }
@@ -371,9 +438,16 @@ export class ShardedWriter {
   async #openShard(): Promise<ShardFile> {
     const { directory, sharding, index, compression, level, fsync, bufferBytes } = this.#options;
     const base = this.#workingName(this.#shards.length);
+    // Many fixed shards each get less, so that their buffers together stay bounded.
     const shared =
       sharding.mode === 'fixed'
-        ? Math.max(MIN_SHARED_BUFFER, Math.floor(bufferBytes / sharding.shards))
+        ? Math.max(
+            Math.floor(bufferBytes / sharding.shards),
+            Math.min(
+              MIN_SHARED_BUFFER,
+              Math.max(SMALLEST_BUFFER, Math.floor(SHARED_BUFFER_BUDGET / sharding.shards)),
+            ),
+          )
         : bufferBytes;
     const settings = {
       temporaryPath: temporaryPath(directory, base),
@@ -383,7 +457,10 @@ export class ShardedWriter {
       fsync,
       bufferBytes: Math.min(shared, bufferBytes),
       sha256: this.#options.manifest,
-      crcThread: this.#options.crcThread,
+      // Each CRC-thread buffer is its own shared WebAssembly memory, which reserves gigabytes of
+      // address space: thousands of them (one per fixed shard) exhaust it. Same bytes either way.
+      crcThread:
+        this.#options.crcThread && (sharding.mode !== 'fixed' || sharding.shards <= MAX_THREAD_SHARDS),
     };
     const shard = await this.#guard(settings.temporaryPath, 'creating a shard', () =>
       ShardFile.create(settings),
@@ -423,32 +500,16 @@ export class ShardedWriter {
     });
   }
 
-  /** Without `overwrite`, any output with the same name or prefix is OUTPUT_EXISTS. */
+  /** Without `overwrite`, the previous output of the same name or prefix is OUTPUT_EXISTS. */
   async #checkExisting(): Promise<void> {
     if (this.#options.overwrite) return;
-    const [first] = await this.#oldOutputs();
+    const [first] = await previousOutputs(this.#options);
     if (first !== undefined) {
       throw new TfpipeError('OUTPUT_EXISTS', 'output already exists (pass overwrite: true to replace it)', {
         stage: STAGE,
         fatal: true,
         position: { file: first },
       });
-    }
-  }
-
-  async #oldOutputs(): Promise<string[]> {
-    const { directory, sharding, prefix } = this.#options;
-    const pattern =
-      sharding.mode === 'single'
-        ? new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\.idx|\\.manifest\\.json)?$`)
-        : shardPattern(prefix);
-    return (await existingOutputs(directory, pattern)).map((name) => join(directory, name));
-  }
-
-  /** Deletes the old outputs first, so that a crash mid-rename leaves an incomplete set, never a mix. */
-  async #removeOld(): Promise<void> {
-    for (const path of await this.#oldOutputs()) {
-      await this.#guard(path, 'removing old output', () => unlink(path));
     }
   }
 
@@ -459,6 +520,10 @@ export class ShardedWriter {
     // Persists the renames; some platforms cannot sync a directory, and that is not an error worth failing for.
     await handle.sync().catch(() => undefined);
     await handle.close();
+  }
+
+  #finalNames(count: number): string[] {
+    return Array.from({ length: count }, (_, index) => this.#finalPath(index, count));
   }
 
   #finalPath(index: number, count: number): string {

@@ -1,4 +1,4 @@
-import { TfpipeError, type PayloadType, type RecordErrorOptions } from '@tfpipe/core';
+import { TfpipeError, type DeferredOutput, type PayloadType, type RecordErrorOptions } from '@tfpipe/core';
 import { checkCompression } from './record-options.js';
 import type { TfrecordCompression } from './tf-record.js';
 
@@ -24,11 +24,20 @@ export interface TfrecordSinkOptions extends RecordErrorOptions {
    * @default '.tfrecord', '.tfrecord.gz' with gzip, '.tfrecord.zz' with zlib
    */
   readonly suffix?: string;
-  /** Compress the whole file stream as TensorFlow's `GZIP` / `ZLIB` options do. @default 'none' */
+  /**
+   * Compress the whole file stream as TensorFlow's `GZIP` / `ZLIB` options do. A `path` (or `suffix`)
+   * ending in `.gz` means gzip and one ending in `.zz` zlib; another value for such a name is refused.
+   * @default from the name's `.gz` / `.zz` ending, else 'none'
+   */
   readonly compression?: TfrecordCompression;
   /** zlib compression level, 0 (store) to 9 (smallest). @default 6 */
   readonly level?: number;
-  /** Replace existing output with the same name or prefix (all of it: old and new never mix). @default false */
+  /**
+   * Replace the previous output of the same name or prefix: the file (its `.idx`, its manifest), or
+   * the shard set of the prefix (the files its manifest lists, and files named exactly
+   * `PREFIX-NNNNN-of-NNNNN.tfrecord[.gz|.zz][.idx]`). Never other files, other prefixes or
+   * directories. The old files go only after the new ones are all in place. @default false
+   */
   readonly overwrite?: boolean;
   /** Write `<shard>.idx` beside each shard: DALI `"<offset> <size>\n"` lines. Uncompressed only. @default false */
   readonly index?: boolean;
@@ -52,6 +61,12 @@ export interface TfrecordSinkOptions extends RecordErrorOptions {
    * @default true
    */
   readonly crcThread?: boolean;
+  /**
+   * Rename nothing when the stream closes: hand the finished output (under temporary names) to this
+   * callback, whose caller renames it together with the rest of a run (core's `DeferredOutput`).
+   * @default undefined (rename on close)
+   */
+  readonly deferOutput?: (output: DeferredOutput) => void;
 }
 
 /** The sharding mode, resolved. */
@@ -75,6 +90,7 @@ export interface ResolvedSinkOptions {
   readonly bufferBytes: number;
   readonly fsync: boolean;
   readonly crcThread: boolean;
+  readonly deferOutput: ((output: DeferredOutput) => void) | undefined;
 }
 
 const STAGE = 'tfrecordSink';
@@ -96,6 +112,27 @@ function positiveInteger(name: string, value: number | undefined, minimum = 1): 
   return value;
 }
 
+/** The compression a file name ending in `.gz` or `.zz` says, else undefined. */
+export function compressionOfName(name: string): TfrecordCompression | undefined {
+  if (name.endsWith('.gz')) return 'gzip';
+  if (name.endsWith('.zz')) return 'zlib';
+  return undefined;
+}
+
+/** `compression`, or the one the output name says; refuses a name that says another. */
+function resolveCompression(options: TfrecordSinkOptions): TfrecordCompression {
+  const given = checkCompression(options.compression, ['none', 'gzip', 'zlib'] as const, undefined, STAGE);
+  const name = typeof options.path === 'string' ? options.path : options.suffix;
+  const named = typeof name === 'string' ? compressionOfName(name) : undefined;
+  if (named !== undefined && given !== undefined && given !== named) {
+    const which = typeof options.path === 'string' ? 'path' : 'suffix';
+    throw invalid(
+      `compression '${given}' contradicts the ${which} ${JSON.stringify(name)}, whose ending says ${named}`,
+    );
+  }
+  return given ?? named ?? 'none';
+}
+
 /** Checks the options as the factory is called. */
 export function resolveSinkOptions(
   options: TfrecordSinkOptions,
@@ -103,7 +140,7 @@ export function resolveSinkOptions(
   basename: (path: string) => string,
 ): ResolvedSinkOptions {
   if (typeof options !== 'object' || options === null) throw invalid('tfrecordSink needs an options object');
-  const compression = checkCompression(options.compression, ['none', 'gzip', 'zlib'] as const, 'none', STAGE);
+  const compression = resolveCompression(options);
   const level = options.level ?? 6;
   if (!Number.isInteger(level) || level < 0 || level > 9)
     throw invalid(`level must be an integer from 0 to 9, got ${String(level)}`);
@@ -178,5 +215,6 @@ export function resolveSinkOptions(
     bufferBytes,
     fsync: options.fsync ?? true,
     crcThread: options.crcThread ?? true,
+    deferOutput: options.deferOutput,
   };
 }

@@ -7,6 +7,7 @@ import { rejectionOf } from '@tfpipe/core/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, hex, randomPayloads, tempDir, writeAll } from './__fixtures__/helpers.js';
 import { readManifest, type TfrecordManifest } from './manifest.js';
+import { HOST_TAG } from './shard-names.js';
 import type { TfrecordSinkOptions } from './sink-options.js';
 import type { TfrecordCompression } from './tf-record.js';
 import { tfrecordSink } from './tfrecord-sink.js';
@@ -234,17 +235,27 @@ describe('tfrecordSink', () => {
     expect(isDirectory.message).toBe(`output path is a directory in ${directory}`);
   });
 
-  it('removes temporaries a crashed run left, and keeps those of a live process', async () => {
+  it("removes this host's temporaries a crashed run left; keeps a live process's and other hosts'", async () => {
     const directory = await tempDir();
-    const dead = join(directory, '.t-00000.tfrecord.tfpipe-tmp-999999999-abcdef');
-    const live = join(directory, `.t-00001.tfrecord.tfpipe-tmp-${process.ppid}-abcdef`);
-    await writeFile(dead, 'partial');
-    await writeFile(live, 'partial');
-    await writeAll(tfrecordSink({ directory, prefix: 't' }), payloads);
-    expect((await readdir(directory)).sort()).toEqual([
-      `.t-00001.tfrecord.tfpipe-tmp-${process.ppid}-abcdef`,
-      't-00000-of-00001.tfrecord',
-    ]);
+    const ours = (pid: number): string =>
+      `.t-0000${pid % 10}.tfrecord.tfpipe-tmp-${pid}-${HOST_TAG}0123456789ab`;
+    const dead = ours(999_999_999);
+    const live = ours(process.ppid);
+    // Another host's writer (NFS): its PID means nothing here, dead or alive.
+    const otherHost = `.t-00002.tfrecord.tfpipe-tmp-999999999-${HOST_TAG === 'ffffffff' ? '00000000' : 'ffffffff'}0123456789ab`;
+    // An older tfpipe named no host.
+    const noHost = '.t-00003.tfrecord.tfpipe-tmp-999999999-abcdef';
+    for (const name of [dead, live, otherHost, noHost]) await writeFile(join(directory, name), 'partial');
+    // A staging directory a killed run left (the CLI's side files) goes with its content.
+    const deadStaging = join(directory, `.t-side.tfpipe-tmp-999999998-${HOST_TAG}0123456789ab`);
+    await mkdir(deadStaging);
+    await writeFile(join(deadStaging, 'reader_spec.py'), 'partial');
+    const sink = tfrecordSink({ directory, prefix: 't' });
+    await writeAll(sink, payloads);
+    expect((await readdir(directory)).sort()).toEqual(
+      [live, otherHost, noHost, 't-00000-of-00001.tfrecord'].sort(),
+    );
+    expect(reportOf(sink)?.details?.foreignTemporaries).toEqual([otherHost, noHost].sort());
   });
 
   it('checks options when called', () => {

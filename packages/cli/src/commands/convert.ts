@@ -1,9 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
+import { TfpipeError } from '@tfpipe/core';
+import { compressionOfName, type TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
 import { convertConfig } from '../config/convert-config.js';
 import { loadPipeline } from '../config/load-pipeline.js';
+import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import {
   booleanFlag,
   byteSizeFlag,
@@ -29,8 +31,16 @@ export function sinkOptions(values: Values, out: string): TfrecordSinkOptions {
   const prefix = stringFlag(values, 'prefix');
   const sharded =
     shards !== undefined || maxRecords !== undefined || maxBytes !== undefined || prefix !== undefined;
-  const target: TfrecordSinkOptions =
-    SINGLE_FILE.test(out) && !sharded ? { path: out } : { directory: out, prefix: prefix ?? 'data' };
+  const single = SINGLE_FILE.test(out) && !sharded;
+  const named = single ? compressionOfName(out) : undefined;
+  if (named !== undefined && compression !== undefined && compression !== named) {
+    throw new TfpipeError(
+      'INVALID_OPTION',
+      `--compression ${compression} contradicts OUT ${JSON.stringify(out)}, whose ending says ${named}: drop --compression (it follows the name) or rename OUT`,
+      { stage: 'convert', fatal: true },
+    );
+  }
+  const target: TfrecordSinkOptions = single ? { path: out } : { directory: out, prefix: prefix ?? 'data' };
   return {
     ...target,
     ...(compression === undefined ? {} : { compression }),
@@ -55,7 +65,8 @@ and no sharding is asked; otherwise a directory of shards PREFIX-00000-of-0000N.
 appears under a final name until it is complete.
 
 Output:
-  --compression C       none (default), gzip or zlib: the whole file, as TensorFlow's GZIP/ZLIB options
+  --compression C       none, gzip or zlib: the whole file, as TensorFlow's GZIP/ZLIB options (default:
+                        gzip for an OUT ending in .gz, zlib for .zz, else none)
   --level N             compression level 0-9 (default 6)
   --shards N            exactly N shards, records dealt round-robin
   --max-records N       a new shard every N records
@@ -63,10 +74,12 @@ Output:
   --prefix NAME         shard name prefix (default data)
   --index               write a DALI index (<shard>.idx) beside each uncompressed shard
   --manifest            write PREFIX.manifest.json: shards, counts, sha256, features
-  --overwrite           replace existing output (a directory's old shards: all of them)
+  --overwrite           replace the previous output of OUT (its shard set of PREFIX, its manifest);
+                        other files and prefixes in the directory are never touched
   --on-error P          fail (default) or skip bad records, counted in the summary
-  --save-config FILE    also write these choices as a pipeline file; 'tfpipe run FILE' repeats this
-                        conversion exactly (edit it to add transforms, splits, a shuffle)
+  --save-config FILE    after a successful run, also write these choices as a pipeline file; 'tfpipe run
+                        FILE' repeats this conversion exactly (edit it to add transforms, splits, a
+                        shuffle). FILE may not be IN or OUT; an existing FILE needs --overwrite
   --json                print the final summary as one JSON object
   --quiet               no progress line, no summary
 
@@ -94,14 +107,25 @@ ${SOURCE_FLAGS_HELP}`,
     checkSourceFlags(kind, values, input);
     const sink = sinkOptions(values, out);
     const saveConfig = stringFlag(values, 'save-config');
-    if (saveConfig !== undefined) {
-      const file = resolve(io.cwd, saveConfig);
-      const saved = await convertConfig(kind, input, sink, values, io.cwd, dirname(file));
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, `${JSON.stringify(saved, null, 2)}\n`);
+    const saveFile = saveConfig === undefined ? undefined : resolve(io.cwd, saveConfig);
+    let saved: object | undefined;
+    if (saveFile !== undefined) {
+      await checkNewFile(saveFile, {
+        flag: '--save-config',
+        overwrite: booleanFlag(values, 'overwrite'),
+        inputs: [resolve(io.cwd, input)],
+        outputs: [resolve(io.cwd, out)],
+      });
+      saved = await convertConfig(kind, input, sink, values, io.cwd, dirname(saveFile));
     }
     const config = await convertConfig(kind, input, sink, values, io.cwd, io.cwd);
     const loaded = await loadPipeline(config, { baseDirectory: io.cwd });
-    return executePipeline(loaded, values, io);
+    const code = await executePipeline(loaded, values, io);
+    // Only a run that succeeded is worth repeating; until then nothing exists at FILE.
+    if (saveFile !== undefined && code === 0) {
+      await mkdir(dirname(saveFile), { recursive: true });
+      await writeFileAtomically(saveFile, `${JSON.stringify(saved, null, 2)}\n`);
+    }
+    return code;
   },
 };

@@ -9,6 +9,7 @@ import { writeLine } from '../io.js';
 import { formatBytes } from '../preview.js';
 import { ttyProgress } from '../progress.js';
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type Values = Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
 
 /** The flags `run` and `convert` share for running a pipeline. */
@@ -36,6 +37,7 @@ function summaryJson(result: PipelineResult): object {
     shards: summary.shards,
     files: result.files,
     removed: result.removed,
+    foreignTemporaries: result.foreignTemporaries,
     skippedErrors: summary.skippedErrors.map((error) => error.toJSON()),
   };
 }
@@ -58,6 +60,11 @@ export function summaryLines(summary: RunSummary, result?: PipelineResult): stri
   if (result !== undefined && result.files.length > 0) lines.push(`also wrote: ${result.files.join(', ')}`);
   if (result !== undefined && result.removed.length > 0)
     lines.push(`removed ${result.removed.length} old file(s): ${result.removed.join(', ')}`);
+  if (result !== undefined && result.foreignTemporaries.length > 0) {
+    lines.push(
+      `left ${result.foreignTemporaries.length} temporary file(s) of another host or an older tfpipe alone (delete them once no run writes there): ${result.foreignTemporaries.slice(0, 5).join(', ')}`,
+    );
+  }
   if (summary.skipped > 0) {
     lines.push(`skipped ${summary.skipped} bad record(s):`);
     for (const error of summary.skippedErrors.slice(0, 10)) lines.push(`  ${error.message} [${error.code}]`);
@@ -72,7 +79,8 @@ export async function executePipeline(loaded: LoadedPipeline, values: Values, io
   const progress = ttyProgress(io.stderr, quiet || json);
   const controller = new AbortController();
   const onSignal = (): void => controller.abort();
-  process.once('SIGINT', onSignal);
+  // A terminated run (kill, a job scheduler, a closed terminal) cleans up as Ctrl-C does.
+  for (const signal of SIGNALS) process.once(signal, onSignal);
   let result: PipelineResult;
   try {
     result = await runPipeline(loaded, {
@@ -81,7 +89,7 @@ export async function executePipeline(loaded: LoadedPipeline, values: Values, io
       onProgress: progress.onProgress,
     });
   } finally {
-    process.off('SIGINT', onSignal);
+    for (const signal of SIGNALS) process.off(signal, onSignal);
     progress.done();
   }
   if (json) await writeLine(io.stdout, JSON.stringify(summaryJson(result)));
@@ -109,8 +117,9 @@ Options:
                         sample and the first Examples; write nothing
   --sample N            rows the dry run reads (default 100)
   --show N              Examples the dry run prints (default 3)
-  --overwrite           replace the shards already in the output directory (all of them: old and new
-                        never mix); without it such a directory is refused before anything is written
+  --overwrite           replace the previous output of each prefix written (its shard set, its manifest)
+                        once the new output is complete; other files and prefixes are never touched.
+                        Without it existing output is refused before anything is written
   --json                print the final summary as one JSON object (for scripts)
   --quiet               no progress line, no summary`,
   options: {

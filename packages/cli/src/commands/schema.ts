@@ -1,4 +1,4 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
 import {
@@ -8,12 +8,15 @@ import {
   openRegularFile,
   readExamples,
 } from '@tfpipe/sink-tfrecord';
+import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds-metadata.js';
 import type { Command } from '../command.js';
-import { choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
+import { booleanFlag, choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine } from '../io.js';
 import { printableName } from '../printable.js';
 import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
+
+const TFDS_FILES = ['dataset_info.json', 'features.json'] as const;
 
 /** Reads records of `files` into dataset statistics (all of them, or the first `limit`). */
 export async function collectStats(
@@ -100,6 +103,7 @@ Options:
                         fn.readers.tfrecord), tfds (writes dataset_info.json and features.json: splits
                         from the shard names, shard lengths, bytes; Examples only)
   --out DIR             where --format tfds writes (default: the first file's directory)
+  --overwrite           let --format tfds replace an existing dataset_info.json / features.json
   --name NAME           the dataset name in dataset_info.json (default: that directory's name)
   --limit N             read only the first N records
 ${READ_FLAGS_HELP}`,
@@ -108,11 +112,26 @@ ${READ_FLAGS_HELP}`,
     limit: { type: 'string' },
     out: { type: 'string' },
     name: { type: 'string' },
+    overwrite: { type: 'boolean' },
     ...READ_FLAGS,
   },
   async run(values, positionals, io) {
     const files = await expandPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
     const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
+    const tfdsFiles =
+      format === 'tfds'
+        ? TFDS_FILES.map((name) =>
+            join(resolve(io.cwd, stringFlag(values, 'out') ?? dirname(files[0] ?? '.')), name),
+          )
+        : [];
+    // A read command destroys nothing: refused before the (possibly long) read, not after it.
+    for (const file of tfdsFiles) {
+      await checkNewFile(file, {
+        flag: '--format tfds',
+        overwrite: booleanFlag(values, 'overwrite'),
+        inputs: files,
+      });
+    }
     const payloadType = await payloadTypeOf(values, files[0]);
     const stats = await collectStats(
       files,
@@ -125,11 +144,14 @@ ${READ_FLAGS_HELP}`,
       const name = stringFlag(values, 'name') ?? basename(directory);
       const splits = await splitsOf(files, readOptions(values));
       await mkdir(directory, { recursive: true });
-      await writeFile(
+      await writeFileAtomically(
         join(directory, 'dataset_info.json'),
         `${JSON.stringify(tfdsDatasetInfo(name, splits, compression), null, 2)}\n`,
       );
-      await writeFile(join(directory, 'features.json'), `${JSON.stringify(tfdsFeatures(stats), null, 2)}\n`);
+      await writeFileAtomically(
+        join(directory, 'features.json'),
+        `${JSON.stringify(tfdsFeatures(stats), null, 2)}\n`,
+      );
       await writeLine(
         io.stdout,
         `wrote ${join(directory, 'dataset_info.json')} and ${join(directory, 'features.json')}`,

@@ -1,64 +1,86 @@
-import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
-import { TfpipeError, type ShardSummary } from '@tfpipe/core';
+import { randomBytes } from 'node:crypto';
+import { lstat, open, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, relative, isAbsolute } from 'node:path';
+import { TfpipeError } from '@tfpipe/core';
 
-const SHARD_FILE = /-\d{5,}-of-\d{5,}|\.(tfrecords?|tfrec)(\.gz|\.zz)?$/i;
+/** What {@link checkNewFile} must not touch besides existing files. */
+export interface NewFileRules {
+  /** Replace an existing regular file (the user passed `--overwrite`). */
+  readonly overwrite: boolean;
+  /** The flag that names the file, for the message (`--save-config`). */
+  readonly flag: string;
+  /** The run's inputs: the file may be none of them, nor inside an input directory. */
+  readonly inputs?: readonly string[];
+  /** The run's outputs (a file or a directory): the file may be none of them. */
+  readonly outputs?: readonly string[];
+}
 
-async function shardFiles(directory: string): Promise<string[]> {
-  const names = await readdir(directory).catch(() => [] as string[]);
-  return names
-    .filter((name) => !name.startsWith('.') && SHARD_FILE.test(name) && !name.endsWith('.idx'))
-    .sort();
+function inside(parent: string, child: string): boolean {
+  const path = relative(parent, child);
+  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
+}
+
+async function sameFile(left: string, right: string): Promise<boolean> {
+  const [a, b] = await Promise.all([stat(left).catch(() => undefined), stat(right).catch(() => undefined)]);
+  return a !== undefined && b !== undefined && a.dev === b.dev && a.ino === b.ino;
 }
 
 /**
- * Refuses, before anything is written, an output directory that already holds shards, unless
- * `overwrite`: a new run never mixes its shards with an old run's.
- *
- * @throws TfpipeError `OUTPUT_EXISTS` naming the directory and the first files.
+ * Refuses, before a run, a file the CLI is asked to write beside it: one of the run's inputs or
+ * outputs (or inside an input directory), a directory, or an existing file without `--overwrite`.
+ * @throws TfpipeError `OUTPUT_EXISTS` naming the file and the flag.
  */
-export async function checkOutputDirectory(directory: string, overwrite: boolean): Promise<void> {
-  if (overwrite) return;
-  const existing = await shardFiles(directory);
-  if (existing.length === 0) return;
-  const shown = existing.slice(0, 3).join(', ') + (existing.length > 3 ? ', …' : '');
-  throw new TfpipeError(
-    'OUTPUT_EXISTS',
-    `the output directory already holds ${existing.length} shard file(s) (${shown})`,
-    {
-      stage: 'run',
+export async function checkNewFile(file: string, rules: NewFileRules): Promise<void> {
+  const fail = (detail: string, reason?: string): never => {
+    throw new TfpipeError('OUTPUT_EXISTS', detail, {
+      stage: 'cli',
       fatal: true,
-      position: { file: directory },
-      reason: 'pass --overwrite to replace them',
-    },
-  );
+      position: { file },
+      ...(reason === undefined ? {} : { reason }),
+    });
+  };
+  for (const path of rules.inputs ?? []) {
+    const info = await stat(path).catch(() => undefined);
+    if (file === path || (await sameFile(file, path)) || (info?.isDirectory() === true && inside(path, file)))
+      fail(`${rules.flag} names an input of this run`, 'give a file outside the input');
+  }
+  for (const path of rules.outputs ?? []) {
+    if (file === path || (await sameFile(file, path)))
+      fail(`${rules.flag} names the output of this run`, 'give another file');
+  }
+  const info = await lstat(file).catch(() => undefined);
+  if (info === undefined) return;
+  if (!info.isFile()) fail(`${rules.flag} names a directory or a special file`);
+  if (!rules.overwrite)
+    fail(`${rules.flag} would replace an existing file`, 'pass --overwrite to replace it');
 }
 
 /**
- * After a successful `--overwrite` run: removes the shard files (and their `.idx` and manifests)
- * of earlier runs that this run did not replace (another prefix or split, more shards), so the
- * directory holds exactly the new set.
+ * Writes `text` to `file` whole or not at all: into a temporary beside it (synced), then renamed
+ * over it.
  */
-export async function removeStaleShards(
-  directory: string,
-  written: readonly ShardSummary[],
-): Promise<string[]> {
-  const kept = new Set(
-    written.map((shard) =>
-      shard.path.slice(Math.max(shard.path.lastIndexOf('/'), shard.path.lastIndexOf('\\')) + 1),
-    ),
+export async function writeFileAtomically(file: string, text: string): Promise<void> {
+  const temporary = join(
+    dirname(file),
+    `.${basename(file)}.tfpipe-tmp-${process.pid}-${randomBytes(6).toString('hex')}`,
   );
-  const prefixes = new Set([...kept].map((name) => name.replace(/-\d{5,}-of-\d{5,}.*$/, '')));
-  const removed: string[] = [];
-  for (const name of await readdir(directory).catch(() => [] as string[])) {
-    const base = name.replace(/\.idx$/, '');
-    const staleShard = SHARD_FILE.test(base) && !kept.has(base) && !name.startsWith('.');
-    const staleManifest =
-      name.endsWith('.manifest.json') && !prefixes.has(name.replace(/\.manifest\.json$/, ''));
-    if (staleShard || staleManifest) {
-      await rm(join(directory, name), { force: true });
-      removed.push(name);
+  try {
+    const handle = await open(temporary, 'wx');
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.datasync();
+    } finally {
+      await handle.close();
     }
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw new TfpipeError('OUTPUT_UNWRITABLE', 'cannot write the file', {
+      stage: 'cli',
+      fatal: true,
+      cause: error,
+      position: { file },
+      reason: (error as Error).message,
+    });
   }
-  return removed;
 }

@@ -1,13 +1,12 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { daliSpec, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
 import type { ReaderSpecFormat } from './pipeline-config.js';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from './tfds-metadata.js';
 
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text, 'utf8');
-  await rename(temporary, file);
+// The run writes these into a staging directory and renames them with the shards (see OutputTransaction).
+async function writeNew(file: string, text: string): Promise<void> {
+  await writeFile(file, text, { encoding: 'utf8', flag: 'wx' });
 }
 
 function baseName(path: string): string {
@@ -40,21 +39,18 @@ export async function writeReaderFiles(
   for (const format of formats) {
     if (format === 'tf') {
       const header = `# Written by tfpipe: how to read the TFRecord files in this directory (run from it).\n`;
-      await writeAtomically(
+      await writeNew(
         join(directory, 'reader_spec.py'),
         header + tensorflowSpec(stats, { files, compression }),
       );
     } else if (format === 'dali') {
-      await writeAtomically(join(directory, 'dali_spec.py'), daliSpec(stats, { files }));
+      await writeNew(join(directory, 'dali_spec.py'), daliSpec(stats, { files }));
     } else {
-      await writeAtomically(
+      await writeNew(
         join(directory, 'dataset_info.json'),
         `${JSON.stringify(tfdsDatasetInfo(name, splits, compression), null, 2)}\n`,
       );
-      await writeAtomically(
-        join(directory, 'features.json'),
-        `${JSON.stringify(tfdsFeatures(stats), null, 2)}\n`,
-      );
+      await writeNew(join(directory, 'features.json'), `${JSON.stringify(tfdsFeatures(stats), null, 2)}\n`);
     }
     written.push(...READER_FILES[format]);
   }

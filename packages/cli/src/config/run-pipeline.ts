@@ -10,9 +10,8 @@ import {
   type RunSummary,
   type ShardSummary,
 } from '@tfpipe/core';
-import { sniffCompression } from '../commands/schema.js';
 import type { LoadedPipeline } from './load-pipeline.js';
-import { checkOutputDirectory, removeStaleShards } from './output-guard.js';
+import { OutputTransaction } from './output-transaction.js';
 import type { ReaderSpecFormat } from './pipeline-config.js';
 import { exampleStage, needsFields, rowStages, shuffleStage, statsTap } from './pipeline-stages.js';
 import { writeReaderFiles } from './reader-files.js';
@@ -38,8 +37,10 @@ export interface PipelineResult {
   readonly splits: readonly WrittenSplit[];
   /** Reader specs and sidecars written beside the output (names in `directory`). */
   readonly files: readonly string[];
-  /** Old shard files removed under `overwrite`. */
+  /** Old output files removed under `overwrite` (the previous shard set of each prefix written). */
   readonly removed: readonly string[];
+  /** Temporaries of another host or an older tfpipe found in the output directory and left alone. */
+  readonly foreignTemporaries: readonly string[];
 }
 
 /** The reader formats a run writes: the config's, else `tf` for a directory of shards. */
@@ -53,18 +54,33 @@ export function readerFormats(
 
 /**
  * Runs a loaded pipeline: source → decode (if needed) → transforms → split → per split: Examples →
- * statistics → shuffle → sink. Checks the output directory first (nothing written on refusal),
- * writes the reader specs and sidecars after the shards, and on any failure leaves no shard,
- * temporary or spill file behind.
+ * statistics → shuffle → sink. The sinks refuse existing output before writing (unless
+ * `overwrite`); shards, reader specs and sidecars are all written under temporary names and put in
+ * place together only when every one of them is complete (then the old output they replace goes).
+ * On any failure no shard, side file, temporary or spill file is left behind.
  */
 export async function runPipeline(
   loaded: LoadedPipeline,
   options: RunPipelineOptions = {},
 ): Promise<PipelineResult> {
+  const directory = loaded.sink.outputDirectory(loaded.sinkOptions, loaded.context);
+  const transaction = new OutputTransaction();
+  try {
+    return await runAndCommit(loaded, options, directory, transaction);
+  } catch (error) {
+    await transaction.discard();
+    throw error;
+  }
+}
+
+async function runAndCommit(
+  loaded: LoadedPipeline,
+  options: RunPipelineOptions,
+  directory: string | undefined,
+  transaction: OutputTransaction,
+): Promise<PipelineResult> {
   const { sink, sinkOptions, context } = loaded;
   const overwrite = options.overwrite ?? false;
-  const directory = sink.outputDirectory(sinkOptions, context);
-  if (directory !== undefined) await checkOutputDirectory(directory, overwrite);
   const formats = readerFormats(loaded, directory);
   // A source whose fields nothing reads may emit Examples itself (CSV encodes them straight from cells).
   const opened = await loaded.source.create(loaded.sourceOptions, {
@@ -86,6 +102,7 @@ export async function runPipeline(
       ...context,
       payloadType,
       overwrite,
+      deferOutput: transaction.defer,
       ...(split === undefined ? {} : { split }),
     });
     return chainWritable(
@@ -122,16 +139,14 @@ export async function runPipeline(
       : ran;
   const splits = writtenSplits(loaded, summary, directory);
   const files: string[] = [];
-  let removed: string[] = [];
   if (directory !== undefined) {
-    if (overwrite) removed = await removeStaleShards(directory, summary.shards);
+    const staging = await transaction.stagingDirectory(directory);
     if (collector !== undefined) {
-      const first = summary.shards[0];
-      const compression = first === undefined ? 'none' : await sniffCompression(first.path);
+      const compression = compressionOf(summary.details.compression);
       const name = loaded.config.name ?? basename(directory);
       files.push(
         ...(await writeReaderFiles(
-          directory,
+          staging,
           formats,
           collector.result(payloadType),
           splits,
@@ -140,9 +155,18 @@ export async function runPipeline(
         )),
       );
     }
-    files.push(...(await writeSidecars(directory, [opened.readable, ...(opened.reporters ?? [])])));
+    files.push(...(await writeSidecars(staging, [opened.readable, ...(opened.reporters ?? [])])));
+    transaction.stage(staging, directory, files);
   }
-  return { summary, directory, splits, files, removed };
+  const removed = await transaction.commit();
+  const foreign = summary.details.foreignTemporaries;
+  const foreignTemporaries = Array.isArray(foreign) ? (foreign as string[]) : [];
+  return { summary, directory, splits, files, removed, foreignTemporaries };
+}
+
+/** The sink's compression as its report gives it, for the reader code. */
+function compressionOf(value: unknown): 'none' | 'gzip' | 'zlib' {
+  return value === 'gzip' || value === 'zlib' ? value : 'none';
 }
 
 function writtenSplits(

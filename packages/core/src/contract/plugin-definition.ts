@@ -94,8 +94,28 @@ export interface PluginContext {
   readonly fieldsRead?: boolean;
 }
 
+/**
+ * A sink's finished output, still under temporary names. Whoever runs the pipeline puts every
+ * sink's output in place together, once everything (side files included) succeeded.
+ */
+export interface DeferredOutput {
+  /** Fails, renaming nothing, when a final name is taken by something that must not be replaced. */
+  check(): Promise<void>;
+  /** Renames the temporaries to their final names. */
+  rename(): Promise<void>;
+  /** Once every output is renamed: deletes the old output this one replaces; resolves with their paths. */
+  removeReplaced(): Promise<string[]>;
+  /** Deletes the temporaries (instead of {@link rename}). Never throws. */
+  discard(): Promise<void>;
+}
+
 /** What a sink plugin's `create` is given besides its options. */
 export interface SinkPluginContext extends PluginContext {
+  /**
+   * When given, the sink renames nothing as its stream closes: it hands its finished output over
+   * here, and the caller renames it with the rest of the run (`tfpipe run` does). @default undefined
+   */
+  readonly deferOutput?: (output: DeferredOutput) => void;
   /**
    * The split this sink writes (`'train'`, `'validation'` …) when the pipeline splits: the sink
    * writes it as its own shard set (the TFRecord sink uses it as the shard prefix).
