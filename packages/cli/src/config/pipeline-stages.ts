@@ -38,7 +38,7 @@ function toFeature(value: unknown, field: string, row: object): Feature | undefi
   if (isFeature(value)) return value;
   const values = Array.isArray(value) ? (value as unknown[]) : [value];
   if (values.every((item) => typeof item === 'string' || item instanceof Uint8Array))
-    return bytesList(values as (string | Uint8Array)[]);
+    return bytesList(values);
   if (
     values.every(
       (item) =>
@@ -51,7 +51,7 @@ function toFeature(value: unknown, field: string, row: object): Feature | undefi
       values.map((item) => (typeof item === 'boolean' ? (item ? 1 : 0) : (item as number | bigint))),
     );
   }
-  if (values.every((item) => typeof item === 'number')) return floatList(values as number[]);
+  if (values.every((item) => typeof item === 'number')) return floatList(values);
   throw new TfpipeError('FEATURE_TYPE', 'cannot make a feature of this value; give the pipeline a spec', {
     stage: 'rowsToExamples',
     position: { ...positionOf(row), field },
