@@ -77,7 +77,7 @@ describe('JSON Lines line limit and splitting', () => {
     });
     expect(outcome.error?.code, String(outcome.error)).toBe('JSON_PARSE');
     expect(outcome.error?.position.line).toBe(1);
-    expect(outcome.seconds).toBeLessThan(4);
+    expect(outcome.seconds).toBeLessThan(15);
   });
 
   test('UTF-16 (here LE without a BOM, valid UTF-8 full of NULs) is an error that says UTF-16 and how to convert', async () => {

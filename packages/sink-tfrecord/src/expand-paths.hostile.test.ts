@@ -26,20 +26,20 @@ describe('expandPaths on hostile input', () => {
     directory = await tempDir();
   });
 
-  it('*a*a*a*a*a*a*a*a*a*a*a*a*b beside a 200-character name of a: no match in < 1 s (was a hang)', async () => {
+  it('*a*a*a*a*a*a*a*a*a*a*a*a*b beside a 200-character name of a: no match, well inside a hang guard of 20 s (was a hang)', async () => {
     await writeFile(join(directory, `${'a'.repeat(200)}.tfrecord`), '');
     const started = performance.now();
     const error = await failure(expandPaths(`${directory}/*a*a*a*a*a*a*a*a*a*a*a*a*b`, 'count'));
     expect(error.code).toBe('INPUT_NOT_FOUND');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
-  it('{a,b} x24 is INVALID_OPTION in < 1 s (was 1.4 GB and more)', async () => {
+  it('{a,b} x24 is INVALID_OPTION at once (was 1.4 GB and more)', async () => {
     const started = performance.now();
     const error = await failure(expandPaths(`${directory}/${'{a,b}'.repeat(24)}`, 'count'));
     expect(error.code).toBe('INVALID_OPTION');
     expect(error.message).toContain('expands to more than 1024 patterns');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   it('[z-a] is INVALID_OPTION naming the pattern (was a raw regular-expression error)', async () => {

@@ -20,16 +20,16 @@ async function tinyRecordsFile(count: number): Promise<string> {
 }
 
 describe('many tiny records (a 1 MiB chunk holds ~60,000 of them)', () => {
-  it(`countRecords and verifyTfrecord take ${TINY_RECORDS} one-byte records in well under 10 s`, async () => {
+  it(`countRecords and verifyTfrecord take ${TINY_RECORDS} one-byte records within a hang guard of 20 s (was ~55 s)`, async () => {
     const path = await tinyRecordsFile(TINY_RECORDS);
     const started = performance.now();
     expect(await countRecords(path)).toBe(TINY_RECORDS);
     expect(await verifyTfrecord(path)).toMatchObject({ ok: true, records: TINY_RECORDS, lostBytes: 0 });
     // Before: the stream's queue took each whole chunk and was shifted per read (~100 µs a record here).
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(performance.now() - started).toBeLessThan(20_000);
   }, 30_000);
 
-  it(`tfrecordSource streams ${TINY_RECORDS} one-byte records in order, in well under 10 s`, async () => {
+  it(`tfrecordSource streams ${TINY_RECORDS} one-byte records in order, within a hang guard of 20 s (was ~55 s)`, async () => {
     const path = await tinyRecordsFile(TINY_RECORDS);
     const started = performance.now();
     const reader = tfrecordSource({ paths: path }).getReader();
@@ -41,6 +41,6 @@ describe('many tiny records (a 1 MiB chunk holds ~60,000 of them)', () => {
       expected++;
     }
     expect(expected).toBe(TINY_RECORDS);
-    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(performance.now() - started).toBeLessThan(20_000);
   }, 30_000);
 });

@@ -98,7 +98,7 @@ describe('page sizes are bounded before hyparquet allocates', () => {
     expect(outcome.error?.position).toMatchObject({ rowGroup: 0, field: 'x', byteOffset: 4 });
     expect(outcome.values).toEqual([]);
     expect(outcome.growth).toBeLessThan(64 * MiB);
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(20_000);
   });
 
   test('a page claiming more than its whole column chunk is PARQUET_FORMAT (gzip would allocate the claim)', async () => {
