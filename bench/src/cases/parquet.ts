@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { buildExamples, run } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { parquetExampleSpec, parquetSchema, parquetSource } from '@tfpipe/source-parquet';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { random, removing, scaled, timeRuns, type BenchCase } from '../harness.js';
+import { readEveryRowGroup } from '../hyparquet-alone.js';
 import { TFPIPE_BIN, baselineScript, processSide } from '../process-side.js';
 
 const ROWS = 1_000_000;
@@ -72,17 +71,7 @@ export const parquetCase: BenchCase = {
       label: 'hyparquet alone (row group by row group)',
       async run(context) {
         const path = join(context.dataDirectory, FILE);
-        return timeRuns(context.repeats, scaled(ROWS, context.scale), async () => {
-          const file = await asyncBufferFromFile(path);
-          const metadata = await parquetMetadataAsync(file);
-          let rowStart = 0;
-          for (const group of metadata.row_groups) {
-            const rowEnd = rowStart + Number(group.num_rows);
-            const rows = await parquetReadObjects({ file, metadata, compressors, rowStart, rowEnd });
-            if (rows.length !== rowEnd - rowStart) throw new Error('short row group');
-            rowStart = rowEnd;
-          }
-        });
+        return timeRuns(context.repeats, scaled(ROWS, context.scale), () => readEveryRowGroup(path));
       },
     },
     cli: processSide({
