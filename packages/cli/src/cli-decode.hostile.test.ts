@@ -72,7 +72,7 @@ function tfpipeInHeap(
 describe('a record with 130k features', () => {
   it(
     'inspect shows every feature and inspect --json prints the whole record',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const text = await tfpipe(['inspect', wide]);
       expect([text.code, text.stderr]).toEqual([0, '']);
@@ -89,7 +89,7 @@ describe('a record with 130k features', () => {
     ['json', '"kind": "int64"'],
     ['tf', 'tf.io.FixedLenFeature('],
     ['dali', 'tfrec.FixedLenFeature('],
-  ])('schema --format %s lists every feature', { timeout: 60_000 }, async (format, marker) => {
+  ])('schema --format %s lists every feature', { timeout: 120_000 }, async (format, marker) => {
     const result = await tfpipe(['schema', '--format', format, wide]);
     expect([result.code, result.stderr]).toEqual([0, '']);
     expect(result.stdout.split(marker).length - 1).toBe(WIDE);
@@ -97,7 +97,7 @@ describe('a record with 130k features', () => {
 
   it(
     'convert of a directory writes the shard and a reader_spec.py with every feature',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const input = join(directory, 'wide-input');
       await mkdir(input);
@@ -114,7 +114,7 @@ describe('a record with 130k features', () => {
 describe('a 16 MB record of 8M empty bytes values, under a 256 MB V8 heap', () => {
   it.each(['inspect', 'inspect --json', 'schema'])(
     '%s ends with one RECORD_TOO_LARGE line naming the record, not an OOM abort',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async (command) => {
       const result = await tfpipeInHeap(256, [...command.split(' '), empties]);
       expect(result.code).toBe(1);
@@ -128,7 +128,7 @@ describe('a 16 MB record of 8M empty bytes values, under a 256 MB V8 heap', () =
 describe('a directory holding that record, converted under a 256 MB V8 heap', () => {
   it(
     'ends with RECORD_TOO_LARGE naming the file and record, and writes no shard',
-    { timeout: 60_000 },
+    { timeout: 120_000 },
     async () => {
       const input = join(directory, 'empties-input');
       await mkdir(input);

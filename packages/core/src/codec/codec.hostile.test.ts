@@ -73,58 +73,63 @@ function errorOf(run: () => unknown): TfpipeError {
   throw new Error('expected a TfpipeError');
 }
 
-describe('130k features in one record (no argument spreads of unbounded arrays)', () => {
-  const bytes = encodeExample(example(wideFeatures()));
-  const decoded = decodeExample(bytes);
+// Each case takes 1-5 s alone; beside every other package's tests on CI's 2 cores one took 32 s.
+describe(
+  '130k features in one record (no argument spreads of unbounded arrays)',
+  { timeout: 120_000 },
+  () => {
+    const bytes = encodeExample(example(wideFeatures()));
+    const decoded = decodeExample(bytes);
 
-  test('decode and JSON text', () => {
-    expect(Object.keys(decoded.features).length).toBe(WIDE);
-    // Strings compare fast; vitest's deep equality on 130k-entry objects would dominate the test.
-    expect(exampleToJsonText(decoded) === JSON.stringify(exampleToJson(decoded))).toBe(true);
-  });
+    test('decode and JSON text', () => {
+      expect(Object.keys(decoded.features).length).toBe(WIDE);
+      // Strings compare fast; vitest's deep equality on 130k-entry objects would dominate the test.
+      expect(exampleToJsonText(decoded) === JSON.stringify(exampleToJson(decoded))).toBe(true);
+    });
 
-  test('stats (from decoded and from encoded Examples), reader spec, TensorFlow and DALI code', () => {
-    const statsOf = (record: Example): DatasetStats => {
+    test('stats (from decoded and from encoded Examples), reader spec, TensorFlow and DALI code', () => {
+      const statsOf = (record: Example): DatasetStats => {
+        const collector = new FeatureStatsCollector();
+        collector.add(record);
+        return collector.result();
+      };
+      const stats = statsOf(decoded);
+      expect(stats.features.length).toBe(WIDE);
+      expect(
+        JSON.stringify(statsOf(new EncodedExample(bytes, 0, bytes.length))) === JSON.stringify(stats),
+      ).toBe(true);
+      expect(readerSpec(stats).features.filter((spec) => spec.parser === 'fixed').length).toBe(WIDE);
+      expect(count(tensorflowSpec(stats), 'tf.io.FixedLenFeature(')).toBe(WIDE);
+      expect(count(daliSpec(stats), 'tfrec.FixedLenFeature(')).toBe(WIDE);
+    });
+
+    test('TensorFlow code for SequenceExamples with 130k context features and 130k feature lists', () => {
+      const lists = Object.create(null) as Record<string, Feature[]>;
+      for (const name of Object.keys(decoded.features)) lists[name] = [float(1)];
       const collector = new FeatureStatsCollector();
-      collector.add(record);
-      return collector.result();
-    };
-    const stats = statsOf(decoded);
-    expect(stats.features.length).toBe(WIDE);
-    expect(
-      JSON.stringify(statsOf(new EncodedExample(bytes, 0, bytes.length))) === JSON.stringify(stats),
-    ).toBe(true);
-    expect(readerSpec(stats).features.filter((spec) => spec.parser === 'fixed').length).toBe(WIDE);
-    expect(count(tensorflowSpec(stats), 'tf.io.FixedLenFeature(')).toBe(WIDE);
-    expect(count(daliSpec(stats), 'tfrec.FixedLenFeature(')).toBe(WIDE);
-  });
+      collector.add(sequenceExample(decoded.features, lists));
+      const code = tensorflowSpec(collector.result());
+      expect(count(code, 'tf.io.FixedLenFeature(')).toBe(WIDE);
+      expect(count(code, 'tf.io.FixedLenSequenceFeature(')).toBe(WIDE);
+    });
 
-  test('TensorFlow code for SequenceExamples with 130k context features and 130k feature lists', () => {
-    const lists = Object.create(null) as Record<string, Feature[]>;
-    for (const name of Object.keys(decoded.features)) lists[name] = [float(1)];
-    const collector = new FeatureStatsCollector();
-    collector.add(sequenceExample(decoded.features, lists));
-    const code = tensorflowSpec(collector.result());
-    expect(count(code, 'tf.io.FixedLenFeature(')).toBe(WIDE);
-    expect(count(code, 'tf.io.FixedLenSequenceFeature(')).toBe(WIDE);
-  });
-
-  test('SequenceExample JSON text with 130k feature lists', () => {
-    const lists = Object.create(null) as Record<string, Feature[]>;
-    for (const name of Object.keys(decoded.features)) lists[name] = [];
-    const text = sequenceExampleToJsonText(
-      decodeSequenceExample(encodeSequenceExample(sequenceExample({}, lists))),
-    );
-    expect(count(text, ':{}')).toBe(WIDE + 1); // and the empty context
-  });
-});
+    test('SequenceExample JSON text with 130k feature lists', () => {
+      const lists = Object.create(null) as Record<string, Feature[]>;
+      for (const name of Object.keys(decoded.features)) lists[name] = [];
+      const text = sequenceExampleToJsonText(
+        decodeSequenceExample(encodeSequenceExample(sequenceExample({}, lists))),
+      );
+      expect(count(text, ':{}')).toBe(WIDE + 1); // and the empty context
+    });
+  },
+);
 
 /** Occurrences of `part` in `text`. */
 function count(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
-describe('decoded memory is bounded by maxDecodedBytes', () => {
+describe('decoded memory is bounded by maxDecodedBytes', { timeout: 120_000 }, () => {
   // 1M empty bytes values: a 2 MB record that decoded into ~200 MB of Uint8Arrays.
   const empties = oneListExample(1, 1_000_000);
 
