@@ -1,24 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { framedFile, tempDir } from './__fixtures__/helpers.js';
 import { countRecords } from './read-examples.js';
 import { expandPaths } from './expand-paths.js';
+import { rejectionOf } from '@tfpipe/core/testing';
 
 const linux = process.platform === 'linux';
 if (!linux)
   console.warn('expand-paths.hostile: names that are not UTF-8 need Linux, those cases are skipped');
 
-async function failure(promise: Promise<unknown>): Promise<TfpipeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TfpipeError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a TfpipeError');
-}
+const failure = rejectionOf;
 
 describe('expandPaths on hostile input', () => {
   let directory: string;

@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { resolveParquetInputs } from './resolve-parquet-inputs.js';
+import { rejectionOf } from '@tfpipe/core/testing';
 
 const linux = process.platform === 'linux';
 if (!linux)
@@ -13,15 +13,7 @@ if (!linux)
 const parquetBytes = (value: number): Uint8Array =>
   new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: [value], type: 'INT32' }] }));
 
-async function failure(promise: Promise<unknown>): Promise<TfpipeError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (TfpipeError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a TfpipeError');
-}
+const failure = rejectionOf;
 
 describe('resolveParquetInputs', () => {
   let directory: string;
