@@ -17,6 +17,9 @@ export type {
 } from './config/pipeline-config.js';
 export { loadPipeline, loadPipelineFile } from './config/load-pipeline.js';
 export type { LoadedPipeline, CompiledTransform } from './config/load-pipeline.js';
+export { parsePipelineConfig } from './config/parse-pipeline-config.js';
+export type { ParsePipelineConfigOptions } from './config/parse-pipeline-config.js';
+export type { PipelineInput } from './config/load-pipeline-input.js';
 
 // Running
 export { runPipeline } from './run/run-pipeline.js';

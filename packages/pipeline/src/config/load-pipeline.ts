@@ -12,9 +12,8 @@ import {
 } from '@tfpipe/core';
 import { splitAssigner, type SplitAssigner } from '../stages/assign-split.js';
 import { rowExpression } from '../stages/row-expression.js';
-import { pipelineFileSchema } from './config-schema.js';
 import { validateWith } from './format-issues.js';
-import { parseConfigText } from './parse-config-text.js';
+import { parsePipelineConfig } from './parse-pipeline-config.js';
 import type { PipelineConfig, TransformConfig } from './pipeline-config.js';
 import { resolvePlugin } from '../plugins/resolve-plugin.js';
 
@@ -39,8 +38,16 @@ export interface LoadedPipeline {
   readonly split: SplitAssigner | undefined;
 }
 
-/** Reads, parses and checks a pipeline file (`.json`, `.yaml`, `.yml`). */
-export async function loadPipelineFile(path: string, cwd: string): Promise<LoadedPipeline> {
+/**
+ * Reads, parses and checks a pipeline file (`.json`, `.yaml`, `.yml`) and resolves its plugins:
+ * nothing is read or written yet. Paths in the file are relative to the file.
+ *
+ * @param path The pipeline file, relative to `cwd`.
+ * @param cwd The directory `path` is relative to. @default process.cwd()
+ * @throws TfpipeError `INPUT_NOT_FOUND` or `IO` (the file), `CONFIG_PARSE`, `CONFIG_SCHEMA`,
+ *   `UNKNOWN_PLUGIN`, `SPLIT`.
+ */
+export async function loadPipelineFile(path: string, cwd: string = process.cwd()): Promise<LoadedPipeline> {
   const file = resolve(cwd, path);
   let text: string;
   try {
@@ -54,8 +61,7 @@ export async function loadPipelineFile(path: string, cwd: string): Promise<Loade
       cause: error,
     });
   }
-  const raw = parseConfigText(text, path);
-  const config = (await validateWith(pipelineFileSchema, raw, [], raw, path)) as PipelineConfig;
+  const config = await parsePipelineConfig(text, { file: path });
   return loadPipeline(config, { baseDirectory: dirname(file), file: path });
 }
 

@@ -18,10 +18,11 @@ function parseError(reason: string, file: string, at: { line: number; column: nu
 
 /**
  * Parses a pipeline file: JSON (`.json`), or YAML (`.yaml`/`.yml`, YAML 1.2 with duplicate keys
- * refused). Syntax errors are `CONFIG_PARSE` with the 1-based line and column.
+ * refused; `yaml` overrides what the name says). Syntax errors are `CONFIG_PARSE` with the 1-based
+ * line and column.
  */
-export function parseConfigText(text: string, file: string): unknown {
-  if (/\.ya?ml$/i.test(file)) {
+export function parseConfigText(text: string, file: string, yaml = /\.ya?ml$/i.test(file)): unknown {
+  if (yaml) {
     const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const [error] = document.errors;
     if (error !== undefined) {

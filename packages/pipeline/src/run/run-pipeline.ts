@@ -9,6 +9,7 @@ import {
   type ShardSummary,
 } from '@tfpipe/core';
 import type { LoadedPipeline } from '../config/load-pipeline.js';
+import { loadPipelineInput, type PipelineInput } from '../config/load-pipeline-input.js';
 import { chainWritable } from '../stages/chain-writable.js';
 import { routeRows } from '../stages/route-rows.js';
 import { OutputTransaction } from './output-transaction.js';
@@ -20,6 +21,11 @@ import type { WrittenSplit } from './tfds-metadata.js';
 
 /** Options of {@link runPipeline}. */
 export interface RunPipelineOptions {
+  /**
+   * The directory a pipeline file's path, and the relative paths of a config object, resolve
+   * against (paths inside a file resolve against the file). @default process.cwd()
+   */
+  readonly cwd?: string;
   /** Replace an output directory's old shards (all of them: old and new never mix). @default false */
   readonly overwrite?: boolean;
   /** Aborting it stops the run and removes every temporary file. */
@@ -53,16 +59,20 @@ export function readerFormats(
 }
 
 /**
- * Runs a loaded pipeline: source → decode (if needed) → transforms → split → per split: Examples →
+ * Runs a pipeline (a file path, a config object or a loaded pipeline): source → decode (if needed) → transforms → split → per split: Examples →
  * statistics → shuffle → sink. The sinks refuse existing output before writing (unless
  * `overwrite`); shards, reader specs and sidecars are all written under temporary names and put in
  * place together only when every one of them is complete (then the old output they replace goes).
  * On any failure no shard, side file, temporary or spill file is left behind.
+ *
+ * @throws TfpipeError with the code and position of the first failure (a config error before
+ *   anything is read, a record error under `onError: 'fail'`, an I/O error).
  */
-export async function runPipeline(
-  loaded: LoadedPipeline,
+export async function runPipeline<SourceOptions, Row, SinkOptions>(
+  pipeline: PipelineInput<SourceOptions, Row, SinkOptions>,
   options: RunPipelineOptions = {},
 ): Promise<PipelineResult> {
+  const loaded = await loadPipelineInput(pipeline, options.cwd);
   const directory = loaded.sink.outputDirectory(loaded.sinkOptions, loaded.context);
   const transaction = new OutputTransaction();
   try {
