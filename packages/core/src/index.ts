@@ -169,6 +169,7 @@ export type {
   SinkPluginContext,
   DeferredOutput,
   OpenedSource,
+  SideFile,
   SourcePluginDefinition,
   SinkPluginDefinition,
   PluginDefinition,

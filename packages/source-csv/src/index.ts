@@ -18,7 +18,7 @@ export type {
 } from './csv-schema.js';
 export type { CsvKind } from './csv-values.js';
 export { parseInt64Text, parseFloatText, parseBooleanText, inferTextKind } from './csv-values.js';
-export { saveVocabularies, sortVocabulary, vocabularyFileName } from './vocabulary.js';
+export { saveVocabularies, sortVocabulary, vocabularyFileName, vocabularyFiles } from './vocabulary.js';
 export { detectDelimiter, DETECTABLE_DELIMITERS } from './detect-delimiter.js';
 export { plugin, csvSourceOptionsSchema } from './plugin.js';
 export type { CsvSourcePluginOptions } from './plugin.js';

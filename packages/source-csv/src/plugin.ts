@@ -1,8 +1,9 @@
-import { defineSourcePlugin } from '@tfpipe/core';
+import { defineSourcePlugin, reportOf } from '@tfpipe/core';
 import { z } from 'zod';
 import { csvFeatures, csvToExamples } from './csv-features.js';
 import type { CsvFeatureRow } from './csv-features.js';
-import { loadSchema } from './csv-schema.js';
+import { loadSchema, type CsvSchema } from './csv-schema.js';
+import { vocabularyFiles } from './vocabulary.js';
 
 /** Drops keys whose value is `undefined` (zod's optional keys), for exactOptionalPropertyTypes. */
 function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
@@ -63,11 +64,17 @@ export const csvSourceOptionsSchema = z.strictObject({
 /** Checked options of the CSV plugin. */
 export type CsvSourcePluginOptions = z.infer<typeof csvSourceOptionsSchema>;
 
+/** The schema the run resolved (its vocabularies built from the whole input), from the stream's report. */
+function schemaOf(readable: object): CsvSchema | undefined {
+  return reportOf(readable)?.details?.schema as CsvSchema | undefined;
+}
+
 /**
  * `@tfpipe/source-csv` as a config-file source: `{ "plugin": "@tfpipe/source-csv", "options":
  * { "path": "iris.csv", "label": "species" } }`. Rows are typed feature rows (`csvFeatures`):
  * kinds inferred with TFX's rules unless `schema` / `schemaFile` says; without a pipeline `spec`
- * every column becomes a feature. When no stage reads the rows' fields (no spec, transform or
+ * every column becomes a feature. Its side files are the vocabularies of string label columns
+ * (`vocabulary-<feature>.txt`). When no stage reads the rows' fields (no spec, transform or
  * split), it emits the Examples themselves, encoded from the cells in batches (`csvToExamples`).
  */
 export const plugin = defineSourcePlugin<CsvSourcePluginOptions, CsvFeatureRow>({
@@ -92,8 +99,13 @@ export const plugin = defineSourcePlugin<CsvSourcePluginOptions, CsvFeatureRow>(
       const examples = csvToExamples({ ...features, batchSize: EXAMPLE_BATCH });
       // `output` tells the runner these chunks are batches of Examples; the Row type names the rows
       // that transforms see, which they see only when fields are read.
-      return { readable: examples as unknown as ReadableStream<CsvFeatureRow>, output: 'examples' };
+      return {
+        readable: examples as unknown as ReadableStream<CsvFeatureRow>,
+        output: 'examples',
+        sideFiles: () => vocabularyFiles(schemaOf(examples)),
+      };
     }
-    return { readable: csvFeatures(features) };
+    const readable = csvFeatures(features);
+    return { readable, sideFiles: () => vocabularyFiles(schemaOf(readable)) };
   },
 });

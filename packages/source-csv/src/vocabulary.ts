@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
+import { TfpipeError, type SideFile } from '@tfpipe/core';
 import type { CsvSchema } from './csv-schema.js';
 
 /** Sorts values by Unicode code point (the order of their UTF-8 bytes), not by UTF-16 unit. */
@@ -25,16 +25,16 @@ export function vocabularyFileName(feature: string): string {
 }
 
 /**
- * Writes each vocabulary of `schema` beside the output, one value per line in id order (line 1 is
- * id 0), UTF-8, as TensorFlow Transform's vocabulary files are: readable with
- * `tf.lookup.TextFileInitializer` or `StringLookup(vocabulary=path)`.
+ * The vocabulary files of `schema` as side files, one per string column with a vocabulary: one value
+ * per line in id order (line 1 is id 0), UTF-8, as TensorFlow Transform's vocabulary files are:
+ * readable with `tf.lookup.TextFileInitializer` or `StringLookup(vocabulary=path)`. The CSV plugin
+ * contributes them to a pipeline's output.
  *
- * @returns the paths written.
  * @throws TfpipeError `CSV_VALUE` (fatal) when a value contains a newline and so cannot be one line.
  */
-export async function saveVocabularies(directory: string, schema: CsvSchema): Promise<string[]> {
-  const written: string[] = [];
-  for (const [feature, column] of Object.entries(schema.columns)) {
+export function vocabularyFiles(schema: CsvSchema | undefined): SideFile[] {
+  const files: SideFile[] = [];
+  for (const [feature, column] of Object.entries(schema?.columns ?? {})) {
     if (!Array.isArray(column.vocabulary)) continue;
     const values = column.vocabulary as readonly string[];
     const bad = values.find((value) => value.includes('\n') || value.includes('\r'));
@@ -45,9 +45,23 @@ export async function saveVocabularies(directory: string, schema: CsvSchema): Pr
         reason: 'a vocabulary file has one value per line',
       });
     }
+    files.push({ name: vocabularyFileName(feature), contents: values.map((value) => `${value}\n`).join('') });
+  }
+  return files;
+}
+
+/**
+ * Writes each vocabulary of `schema` beside the output ({@link vocabularyFiles}).
+ *
+ * @returns the paths written.
+ * @throws TfpipeError `CSV_VALUE` (fatal) when a value contains a newline and so cannot be one line.
+ */
+export async function saveVocabularies(directory: string, schema: CsvSchema): Promise<string[]> {
+  const written: string[] = [];
+  for (const { name, contents } of vocabularyFiles(schema)) {
     await mkdir(directory, { recursive: true });
-    const file = path.join(directory, vocabularyFileName(feature));
-    await writeFile(file, values.map((value) => `${value}\n`).join(''), 'utf8');
+    const file = path.join(directory, name);
+    await writeFile(file, contents, 'utf8');
     written.push(file);
   }
   return written;

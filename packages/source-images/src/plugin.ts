@@ -1,8 +1,10 @@
-import { defineSourcePlugin } from '@tfpipe/core';
+import { defineSourcePlugin, reportOf, type SideFile } from '@tfpipe/core';
 import { z } from 'zod';
 import type { ImageRecord } from './image-record.js';
 import { imageSource } from './image-source.js';
 import { imageExamples } from './image-examples.js';
+import type { LabelMap } from './inputs/image-task.js';
+import { formatLabelMap } from './label-map.js';
 
 /** Drops keys whose value is `undefined` (zod's optional keys), for exactOptionalPropertyTypes. */
 function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
@@ -63,10 +65,18 @@ export type ImageSourcePluginOptions = z.infer<typeof imageSourceOptionsSchema>;
 
 const PATHS = ['folder', 'list', 'coco', 'voc', 'images'] as const;
 
+/** `labels.txt` (`id:name` lines) when the run met classes: the label map from the stream's report. */
+function labelMapFiles(readable: object): SideFile[] {
+  const labelMap = reportOf(readable)?.details?.labelMap as LabelMap | undefined;
+  if (!Array.isArray(labelMap) || labelMap.length === 0) return [];
+  return [{ name: 'labels.txt', contents: formatLabelMap(labelMap, 'txt') }];
+}
+
 /**
  * `@tfpipe/source-images` as a config-file source: `{ "plugin": "@tfpipe/source-images",
  * "options": { "folder": "flowers", "resize": { "width": 224, "height": 224 } } }`. Rows hold
- * ready `image/*` Features; without a pipeline `spec` they become Examples as they are.
+ * ready `image/*` Features; without a pipeline `spec` they become Examples as they are. Its side
+ * file is the label map of the classes met, `labels.txt`.
  */
 export const plugin = defineSourcePlugin<ImageSourcePluginOptions, ImageRecord>({
   kind: 'source',
@@ -84,6 +94,6 @@ export const plugin = defineSourcePlugin<ImageSourcePluginOptions, ImageRecord>(
       resolved.exclude = options.exclude.map((item) => context.resolvePath(item));
     const readable = imageSource({ ...(resolved as object), onError: context.onError });
     // Without a spec the rows become Examples by imageExamples, which passes lent images on.
-    return { readable, toExamples: () => imageExamples() };
+    return { readable, toExamples: () => imageExamples(), sideFiles: () => labelMapFiles(readable) };
   },
 });

@@ -130,6 +130,17 @@ export interface SinkPluginContext extends PluginContext {
   readonly overwrite?: boolean;
 }
 
+/**
+ * A file a source contributes beside the output (a label map, vocabularies, a reader spec of its
+ * own): written under a temporary name and put in place with the shards, only if the run succeeds.
+ */
+export interface SideFile {
+  /** A plain file name in the output directory (no `/`, `\\`, `.` or `..`), e.g. `'labels.txt'`. */
+  readonly name: string;
+  /** The file's bytes; a string is written as UTF-8. */
+  readonly contents: string | Uint8Array;
+}
+
 /** An opened source. */
 export interface OpenedSource<Row> {
   /** The rows (or Examples, or serialized payloads, as `output` says). */
@@ -148,6 +159,13 @@ export interface OpenedSource<Row> {
    * given `fieldsRead: false` may emit `'examples'`. @default the plugin's `output`
    */
   readonly output?: 'rows' | 'examples' | 'payloads';
+  /**
+   * The side files this source contributes, asked once every record is written and before the output
+   * is put in place (so they can say what the run saw: the classes met, the vocabularies); a runner
+   * with an output directory writes them there, in the same commit as the shards. Not asked when the
+   * sink writes one named file. @default no side files
+   */
+  readonly sideFiles?: () => readonly SideFile[] | Promise<readonly SideFile[]>;
 }
 
 /**

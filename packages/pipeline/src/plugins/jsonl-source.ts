@@ -15,7 +15,7 @@ import {
   utf16Advice,
   utf16Evidence,
 } from '@tfpipe/core';
-import { openRegularFile } from '@tfpipe/sink-tfrecord';
+import { importSinkTfrecord } from './import-peer.js';
 
 /** Options of {@link jsonLinesSource}. */
 export interface JsonLinesSourceOptions extends RecordErrorOptions {
@@ -111,6 +111,7 @@ export function jsonLinesSource(
     {
       async start() {
         // Stat before open: a FIFO is INPUT_NOT_FILE at once instead of an open that waits for a writer.
+        const { openRegularFile } = await importSinkTfrecord('jsonLinesSource');
         handle = (await openRegularFile(options.path, 'jsonLinesSource')).handle;
       },
       async pull(controller) {

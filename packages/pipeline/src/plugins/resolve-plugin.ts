@@ -8,11 +8,15 @@ import {
   type SinkPluginDefinition,
   type SourcePluginDefinition,
 } from '@tfpipe/core';
+import { isMissingPackage } from './import-peer.js';
 import { jsonLinesPlugin } from './jsonl-plugin.js';
 
 type PluginModule = Readonly<Record<string, unknown>>;
 
-/** The plugins tfpipe knows by name: its own packages, loaded on demand. */
+/**
+ * The plugins tfpipe knows by name: its own packages, optional peers of this one, imported only when
+ * a pipeline names them.
+ */
 const KNOWN: Readonly<Record<string, () => Promise<PluginModule>>> = {
   '@tfpipe/source-csv': () => import('@tfpipe/source-csv'),
   '@tfpipe/source-parquet': () => import('@tfpipe/source-parquet'),
@@ -113,8 +117,12 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
   const name = PLUGIN_ALIASES[plugin] ?? plugin;
   let module: PluginModule | undefined;
   const known = KNOWN[name];
-  if (known !== undefined) module = await known();
-  else if (PACKAGE_NAME.test(name)) module = await importInstalled(name, directory).catch(() => undefined);
+  if (known !== undefined) {
+    module = await known().catch((error: unknown) => {
+      if (!isMissingPackage(error, name)) throw error;
+      throw unknownPlugin(plugin, field, file, `${name} is not installed: npm install ${name}`);
+    });
+  } else if (PACKAGE_NAME.test(name)) module = await importInstalled(name, directory).catch(() => undefined);
   else throw unknownPlugin(plugin, field, file, 'not a package name');
   if (module === undefined) {
     throw unknownPlugin(

@@ -1,7 +1,7 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TfpipeError, type DeferredOutput } from '@tfpipe/core';
-import { releaseTemporary, removeStaleTemporaries, temporaryPath } from '@tfpipe/sink-tfrecord';
+import { importSinkTfrecord } from '../plugins/import-peer.js';
 
 const STAGE = 'run';
 /** The staging directory's name stem: `.side-files.tfpipe-tmp-<pid>-<host><random>`. */
@@ -59,6 +59,8 @@ export class OutputTransaction {
    * sinks name temporaries, so that a later run on this host removes it if this one is killed.
    */
   async stagingDirectory(directory: string): Promise<string> {
+    // The sinks' temporary names, so that their stale-temporary sweep knows the staging directory too.
+    const { removeStaleTemporaries, temporaryPath } = await importSinkTfrecord('a run writing side files');
     await mkdir(directory, { recursive: true });
     await removeStaleTemporaries(directory, STAGING_STEM);
     const staging = temporaryPath(directory, STAGING_STEM);
@@ -90,7 +92,10 @@ export class OutputTransaction {
 
   async #removeStaging(): Promise<void> {
     // Only directories this object created, after their files were renamed out or are to be dropped.
-    for (const staging of this.#staging.splice(0)) {
+    const staged = this.#staging.splice(0);
+    if (staged.length === 0) return;
+    const { releaseTemporary } = await importSinkTfrecord('a run writing side files');
+    for (const staging of staged) {
       await rm(staging, { recursive: true, force: true });
       releaseTemporary(staging);
     }

@@ -16,7 +16,7 @@ import { OutputTransaction } from './output-transaction.js';
 import type { ReaderSpecFormat } from '../config/pipeline-config.js';
 import { exampleStage, needsFields, rowStages, shuffleStage, statsTap } from '../stages/pipeline-stages.js';
 import { writeReaderFiles } from './reader-files.js';
-import { writeSidecars } from './sidecars.js';
+import { writeSideFiles } from './write-side-files.js';
 import type { WrittenSplit } from './tfds-metadata.js';
 
 /** Options of {@link runPipeline}. */
@@ -165,7 +165,7 @@ async function runAndCommit(
         )),
       );
     }
-    files.push(...(await writeSidecars(staging, [opened.readable, ...(opened.reporters ?? [])])));
+    files.push(...(await writeSideFiles(staging, loaded.source, opened, files)));
     transaction.stage(staging, directory, files);
   }
   const removed = await transaction.commit();

@@ -12,7 +12,7 @@ import {
   type Reporter,
   type SequenceExample,
 } from '@tfpipe/core';
-import { frameRecord, tfrecordSource, writeError } from '@tfpipe/sink-tfrecord';
+import { importSinkTfrecord } from '../plugins/import-peer.js';
 
 /** Options of {@link externalShuffle}. */
 export interface ExternalShuffleOptions {
@@ -102,6 +102,8 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
   let readableController: ReadableStreamDefaultController<Uint8Array> | undefined;
   let runCounter = 0;
   let merge: { readers: ReadableStreamDefaultReader<{ data: Uint8Array }>[] } | undefined;
+  // Loaded with the first spill: runs are framed and read back as TFRecords.
+  let tfrecord: Awaited<ReturnType<typeof importSinkTfrecord>> | undefined;
 
   const shuffleInPlace = (items: Uint8Array[]): void => {
     for (let end = items.length; end > 1; end--) {
@@ -124,6 +126,8 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
     records: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   ): Promise<{ path: string; written: number }> => {
     let written = 0;
+    tfrecord ??= await importSinkTfrecord('the full shuffle (shuffle.full)');
+    const { frameRecord, writeError } = tfrecord;
     directory ??= await mkdtemp(join(options.directory ?? tmpdir(), 'tfpipe-shuffle-'));
     const path = join(directory, `run-${String(runCounter++).padStart(5, '0')}.tfrecord`);
     const handle = await open(path, 'wx').catch((error: unknown) => {
@@ -162,6 +166,7 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
   };
   /** Opens runs for merging: one reader each, and the records each has left. */
   const openRuns = (group: readonly { path: string; records: number }[]) => {
+    const { tfrecordSource } = tfrecord!;
     const readers = group.map((run) =>
       tfrecordSource({
         paths: run.path,
