@@ -20,6 +20,7 @@ export type { LoadedPipeline, CompiledTransform } from './config/load-pipeline.j
 export { parsePipelineConfig } from './config/parse-pipeline-config.js';
 export type { ParsePipelineConfigOptions } from './config/parse-pipeline-config.js';
 export type { PipelineInput } from './config/load-pipeline-input.js';
+export { pipelineJsonSchema, PIPELINE_SCHEMA_URL } from './config/pipeline-json-schema.js';
 
 // Running
 export { runPipeline } from './run/run-pipeline.js';

@@ -98,7 +98,8 @@ const split = z
     }
   });
 
-const size = z.union([positiveInteger, z.string().regex(/^\d+\s*[kmg]i?b?$/i)], {
+// Case spelled out, not the `i` flag: JSON Schema patterns (the generated pipeline.schema.json) have no flags.
+const size = z.union([positiveInteger, z.string().regex(/^\d+\s*[kKmMgG][iI]?[bB]?$/)], {
   error: 'expected a number of bytes or a size like "256M"',
 });
 
@@ -107,14 +108,24 @@ const size = z.union([positiveInteger, z.string().regex(/^\d+\s*[kmg]i?b?$/i)], 
  * plugin's schema). Every object is strict: an unknown key is an error naming it.
  */
 export const pipelineFileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  name: name.optional(),
-  source: pluginReference,
+  $schema: z.string().optional().describe('The JSON Schema of this file, for editors; ignored by tfpipe.'),
+  name: name
+    .optional()
+    .describe("The dataset's name, for dataset_info.json. Default: the output directory's name."),
+  source: pluginReference.describe(
+    'Where the rows come from: a plugin (csv, parquet, images, jsonl, or a package name) and its options.',
+  ),
   spec: z
     .record(z.string(), featureSpec, { error: 'expected an object of feature name → kind or spec' })
-    .optional(),
-  transforms: z.array(transform, { error: 'expected a list of transforms' }).optional(),
-  split: split.optional(),
+    .optional()
+    .describe('Feature name → kind or spec. Default: every column, with the kinds the source gives.'),
+  transforms: z
+    .array(transform, { error: 'expected a list of transforms' })
+    .optional()
+    .describe('Row transforms in order: each one of filter (an expression), take, sample.'),
+  split: split
+    .optional()
+    .describe('Train/validation/test shard sets: by hash of a key column with ratios, or by a column.'),
   shuffle: z
     .strictObject({
       seed: seed.optional(),
@@ -122,10 +133,19 @@ export const pipelineFileSchema = z.strictObject({
       full: z.boolean({ error: 'expected true or false' }).optional(),
       memory: size.optional(),
     })
-    .optional(),
-  sink: pluginReference,
-  onError: z.enum(['fail', 'skip'], { error: 'expected "fail" or "skip"' }).optional(),
+    .optional()
+    .describe(
+      'Shuffle before writing: a buffer of records (default 10000), or full: true to spill runs to disk.',
+    ),
+  sink: pluginReference.describe(
+    'Where the Examples go: a plugin (tfrecord, or a package name) and its options.',
+  ),
+  onError: z
+    .enum(['fail', 'skip'], { error: 'expected "fail" or "skip"' })
+    .optional()
+    .describe('Record errors: stop at the first (fail, the default) or drop and count them (skip).'),
   readerSpec: z
     .array(z.enum(['tf', 'tfds', 'dali'], { error: 'expected "tf", "tfds" or "dali"' }))
-    .optional(),
+    .optional()
+    .describe('Reader descriptions written beside a directory of shards. Default: ["tf"] (reader_spec.py).'),
 });

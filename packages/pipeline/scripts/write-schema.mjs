@@ -1,0 +1,8 @@
+// `pnpm --filter @tfpipe/pipeline schema`: writes pipeline.schema.json from the built package (run
+// `pnpm build` first). src/config/pipeline-json-schema.test.ts fails while the file is out of date.
+import { writeFileSync } from 'node:fs';
+import { pipelineJsonSchema } from '../dist/index.js';
+
+const file = new URL('../pipeline.schema.json', import.meta.url);
+writeFileSync(file, `${JSON.stringify(pipelineJsonSchema(), null, 2)}\n`);
+console.log(`wrote ${file.pathname}`);
