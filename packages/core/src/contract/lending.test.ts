@@ -1,58 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { fromArray } from '../testing/index.js';
+import { fromArray, lendingSource, releasingSink, type LendingRow } from '../testing/index.js';
 import { batch, unbatch } from '../stages/batch.js';
 import { definePipeline } from '../stages/define-pipeline.js';
 import { pipeline, run } from '../stages/pipeline.js';
 import {
   lendIfSafe,
-  lendingSwitch,
   markLending,
   passRelease,
   PASSES_RELEASE,
   RELEASE,
   releaseRecord,
-  RELEASES,
   withRelease,
 } from './lending.js';
 
-interface Row {
-  readonly id: number;
-}
-
-/** A source of `count` rows that lends them once switched on: each row carries a hook counting its release. */
-function lendingSource(count: number): {
-  readonly stream: ReadableStream<Row>;
-  readonly released: number[];
-  readonly switched: () => boolean;
-} {
-  const released: number[] = [];
-  let lending = false;
-  let next = 0;
-  const stream = new ReadableStream<Row>({
-    pull(controller) {
-      if (next === count) {
-        controller.close();
-        return;
-      }
-      const row = { id: next++ };
-      controller.enqueue(lending ? withRelease(row, () => released.push(row.id)) : row);
-    },
-  });
-  return { stream: lendingSwitch(stream, () => (lending = true)), released, switched: () => lending };
-}
-
-/** A sink that releases each record once it has "copied" it, and remembers the ids it saw. */
-function releasingSink(seen: number[] = []): WritableStream<Row | Row[]> {
-  const sink = new WritableStream<Row | Row[]>({
-    write(chunk) {
-      for (const row of Array.isArray(chunk) ? chunk : [chunk]) {
-        seen.push(row.id);
-        releaseRecord(row);
-      }
-    },
-  });
-  return markLending(sink, RELEASES);
-}
+type Row = LendingRow;
 
 const passThrough = (): TransformStream<Row, Row> => new TransformStream<Row, Row>();
 

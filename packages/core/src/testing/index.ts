@@ -8,6 +8,8 @@ export { fromArray } from './from-array.js';
 export type { FromArrayOptions } from './from-array.js';
 export { collect } from './collect.js';
 export { rejectionOf } from './rejection.js';
+export { lendingSource, releasingSink } from './lending-fixtures.js';
+export type { LendingRow } from './lending-fixtures.js';
 export { slowSink } from './slow-sink.js';
 export type { CollectingSink } from './slow-sink.js';
 export { sourceChecks } from './source-checks.js';
