@@ -41,7 +41,7 @@ export interface PipelineResult {
   readonly directory: string | undefined;
   /** Shards per split (one `train`-named entry, or the sink's prefix, without a split). */
   readonly splits: readonly WrittenSplit[];
-  /** Reader specs and sidecars written beside the output (names in `directory`). */
+  /** Reader specs and the source's side files written beside the output (names in `directory`). */
   readonly files: readonly string[];
   /** Old output files removed under `overwrite` (the previous shard set of each prefix written). */
   readonly removed: readonly string[];
@@ -59,11 +59,12 @@ export function readerFormats(
 }
 
 /**
- * Runs a pipeline (a file path, a config object or a loaded pipeline): source → decode (if needed) → transforms → split → per split: Examples →
- * statistics → shuffle → sink. The sinks refuse existing output before writing (unless
- * `overwrite`); shards, reader specs and sidecars are all written under temporary names and put in
- * place together only when every one of them is complete (then the old output they replace goes).
- * On any failure no shard, side file, temporary or spill file is left behind.
+ * Runs a pipeline (a file path, a config object or a loaded pipeline): source → decode (if needed)
+ * → transforms → split → per split: Examples → statistics → shuffle → sink. The sinks refuse
+ * existing output before writing (unless `overwrite`); shards, reader specs and the source's side
+ * files are all written under temporary names and put in place together only when every one of
+ * them is complete (then the old output they replace goes). On any failure no shard, side file,
+ * temporary or spill file is left behind.
  *
  * @throws TfpipeError with the code and position of the first failure (a config error before
  *   anything is read, a record error under `onError: 'fail'`, an I/O error).
