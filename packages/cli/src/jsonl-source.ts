@@ -1,21 +1,23 @@
 import type { FileHandle } from 'node:fs/promises';
 import {
   attachReport,
-  exampleFromJson,
   LineSplitter,
   RecordErrorPolicy,
+  withPosition,
+  type Reporter,
+  utf16Advice,
+  utf16Evidence,
+} from '@tfpipe/core/plugin';
+import {
+  exampleFromJson,
   sequenceExampleFromJson,
   TfpipeError,
-  withPosition,
   type Example,
   type PayloadType,
   type RecordErrorOptions,
-  type Reporter,
   type SequenceExample,
-  utf16Advice,
-  utf16Evidence,
 } from '@tfpipe/core';
-import { openRegularFile } from '@tfpipe/sink-tfrecord';
+import { openRegularFile } from '@tfpipe/sink-tfrecord/internal';
 
 /** Options of {@link jsonLinesSource}. */
 export interface JsonLinesSourceOptions extends RecordErrorOptions {

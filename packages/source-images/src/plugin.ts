@@ -1,4 +1,4 @@
-import { defineSourcePlugin } from '@tfpipe/core';
+import { defineSourcePlugin } from '@tfpipe/core/plugin';
 import { z } from 'zod';
 import type { ImageRecord } from './image-record.js';
 import { imageSource } from './image-source.js';

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
-import { compressionOfName, type TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
+import { compressionOfName } from '@tfpipe/sink-tfrecord/internal';
+import type { TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
 import { convertConfig } from '../config/convert-config.js';
 import { loadPipeline } from '../config/load-pipeline.js';

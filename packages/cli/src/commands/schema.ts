@@ -1,13 +1,8 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
-import {
-  countRecords,
-  detectCompression,
-  expandPaths,
-  openRegularFile,
-  readExamples,
-} from '@tfpipe/sink-tfrecord';
+import { countRecords, detectCompression, readExamples } from '@tfpipe/sink-tfrecord';
+import { expandPaths, openRegularFile } from '@tfpipe/sink-tfrecord/internal';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds-metadata.js';
 import type { Command } from '../command.js';

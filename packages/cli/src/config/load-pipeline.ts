@@ -8,11 +8,9 @@ import {
   splitAssigner,
   take,
   TfpipeError,
-  type PluginContext,
-  type SinkPluginDefinition,
-  type SourcePluginDefinition,
   type SplitAssigner,
 } from '@tfpipe/core';
+import type { PluginContext, SinkPluginDefinition, SourcePluginDefinition } from '@tfpipe/core/plugin';
 import { pipelineFileSchema } from './config-schema.js';
 import { validateWith } from './format-issues.js';
 import { parseConfigText } from './parse-config-text.js';

@@ -1,7 +1,8 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TfpipeError, type DeferredOutput } from '@tfpipe/core';
-import { releaseTemporary, removeStaleTemporaries, temporaryPath } from '@tfpipe/sink-tfrecord';
+import { TfpipeError } from '@tfpipe/core';
+import type { DeferredOutput } from '@tfpipe/core/plugin';
+import { releaseTemporary, removeStaleTemporaries, temporaryPath } from '@tfpipe/sink-tfrecord/internal';
 
 const STAGE = 'run';
 /** The staging directory's name stem: `.side-files.tfpipe-tmp-<pid>-<host><random>`. */

@@ -1,11 +1,5 @@
-import type {
-  ColumnSplitOptions,
-  FeatureSpec,
-  HashSplitOptions,
-  SinkPluginDefinition,
-  SourcePluginDefinition,
-  ValueKind,
-} from '@tfpipe/core';
+import type { ColumnSplitOptions, FeatureSpec, HashSplitOptions, ValueKind } from '@tfpipe/core';
+import type { SinkPluginDefinition, SourcePluginDefinition } from '@tfpipe/core/plugin';
 
 /** A plugin and its options: `{ plugin: '@tfpipe/source-csv', options: { path: 'a.csv' } }`. */
 export interface PluginReference<Definition, Options> {

@@ -10,10 +10,10 @@ import {
   lendingSwitch,
   markLending,
   passRelease,
-  PASSES_RELEASE,
-  RELEASE,
+  STAGE_PASSES_RELEASE,
+  RELEASE_HOOK,
   releaseRecord,
-  RELEASES,
+  SINK_RELEASES,
   withRelease,
 } from './lending.js';
 
@@ -53,7 +53,7 @@ function releasingSink(seen: number[] = []): WritableStream<Row | Row[]> {
       }
     },
   });
-  return markLending(sink, RELEASES);
+  return markLending(sink, SINK_RELEASES);
 }
 
 const passThrough = (): TransformStream<Row, Row> => new TransformStream<Row, Row>();
@@ -64,7 +64,7 @@ describe('buffer lending', () => {
     const row = withRelease({ a: 1 }, () => calls.push('released'));
     expect(Object.keys(row)).toEqual(['a']);
     expect(JSON.stringify(row)).toBe('{"a":1}');
-    expect(RELEASE in { ...row }).toBe(false);
+    expect(RELEASE_HOOK in { ...row }).toBe(false);
     releaseRecord(row);
     expect(calls).toEqual(['released']);
     // No hook, or not an object: nothing to do.
@@ -81,12 +81,12 @@ describe('buffer lending', () => {
     );
     releaseRecord(made);
     expect(calls).toEqual([1]);
-    expect(RELEASE in passRelease({ a: 1 }, { b: 2 })).toBe(false);
-    expect(RELEASE in passRelease(undefined, { b: 2 })).toBe(false);
+    expect(RELEASE_HOOK in passRelease({ a: 1 }, { b: 2 })).toBe(false);
+    expect(RELEASE_HOOK in passRelease(undefined, { b: 2 })).toBe(false);
   });
 
   it('switches lending on only when the source lends, every stage passes releases and the sink releases', () => {
-    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), PASSES_RELEASE);
+    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), STAGE_PASSES_RELEASE);
     const cases: [string, boolean, () => boolean][] = [
       ['all marked', true, () => lendIfSafe(lendingSource(1).stream, [marked(), marked()], releasingSink())],
       ['no stages', true, () => lendIfSafe(lendingSource(1).stream, [], releasingSink())],
@@ -119,10 +119,10 @@ describe('buffer lending', () => {
   });
 
   it('lends through chainWritable when its stages pass releases on and its sink releases', async () => {
-    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), PASSES_RELEASE);
-    expect(RELEASES in chainWritable([marked(), marked()], releasingSink())).toBe(true);
-    expect(RELEASES in chainWritable([marked(), passThrough()], releasingSink())).toBe(false);
-    expect(RELEASES in chainWritable([marked()], new WritableStream())).toBe(false);
+    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), STAGE_PASSES_RELEASE);
+    expect(SINK_RELEASES in chainWritable([marked(), marked()], releasingSink())).toBe(true);
+    expect(SINK_RELEASES in chainWritable([marked(), passThrough()], releasingSink())).toBe(false);
+    expect(SINK_RELEASES in chainWritable([marked()], new WritableStream())).toBe(false);
 
     const { stream, released, switched } = lendingSource(12);
     const seen: number[] = [];

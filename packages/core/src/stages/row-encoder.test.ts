@@ -7,7 +7,7 @@ import { tfProto } from '../codec/tf-proto.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Example } from '../model/example.js';
 import { collect, fromArray } from '../testing/index.js';
-import { buildExamples, compileExampleSpec, exampleEncoder } from './build-examples.js';
+import { buildExamples, compileExampleSpec, compileCellEncoder } from './build-examples.js';
 import type { ExampleSpec, FeatureEntry } from './example-spec.js';
 
 const hex = (bytes: Uint8Array): string =>
@@ -191,7 +191,7 @@ describe('a row wider than 256 features', () => {
     const cells = names.map((_, index) =>
       kinds[index] === 'float' ? index + 0.5 : kinds[index] === 'int64' ? -index * 1001 : `v${index}`,
     );
-    const encode = exampleEncoder(names.map((name, index) => [name, { kind: kinds[index]! }] as const));
+    const encode = compileCellEncoder(names.map((name, index) => [name, { kind: kinds[index]! }] as const));
     const example = encode(cells);
     expect(example).toBeInstanceOf(EncodedExample);
     const { Example: ExampleType } = tfProto();
