@@ -26,15 +26,13 @@ export function checkPluginSpecification(
   definition: { readonly name?: unknown; readonly specificationVersion?: unknown },
   place: PluginPlace,
 ): void {
-  const version = definition.specificationVersion ?? 1;
-  if (typeof version === 'number' && Number.isInteger(version) && version >= 1) {
-    if (version <= PLUGIN_SPECIFICATION_VERSION) return;
-  }
+  const version = definition.specificationVersion === undefined ? 1 : definition.specificationVersion;
+  const integer = typeof version === 'number' && Number.isInteger(version) && version >= 1;
+  if (integer && version <= PLUGIN_SPECIFICATION_VERSION) return;
   const name = typeof definition.name === 'string' ? definition.name : 'the plugin';
-  const reason =
-    typeof version === 'number' && Number.isInteger(version) && version > PLUGIN_SPECIFICATION_VERSION
-      ? `it was built for plugin specification ${version}; this @tfpipe/core implements ${PLUGIN_SPECIFICATION_VERSION}: upgrade @tfpipe/core and the tfpipe packages`
-      : `its specificationVersion ${JSON.stringify(version)} is not a positive integer`;
+  const reason = integer
+    ? `it was built for plugin specification ${version}; this @tfpipe/core implements ${PLUGIN_SPECIFICATION_VERSION}: upgrade @tfpipe/core and the tfpipe packages`
+    : `its specificationVersion ${JSON.stringify(version)} is not a positive integer`;
   throw new TfpipeError('UNKNOWN_PLUGIN', `${place.field}: cannot use plugin ${JSON.stringify(name)}`, {
     stage: 'config',
     fatal: true,
