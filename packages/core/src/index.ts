@@ -57,12 +57,12 @@ export type {
   FeatureEntry,
   ExampleSpec,
   CheckedSpec,
-} from './stages/example-spec.js';
-export { pipeline, run } from './stages/pipeline.js';
-export type { Pipeline, StageOf, SinkOf, Fits } from './stages/pipeline.js';
-export { definePipeline } from './stages/define-pipeline.js';
-export type { PipelineDefinition, ChainFits } from './stages/define-pipeline.js';
-export type { RunSummary, RunOptions, Progress } from './stages/run-summary.js';
+} from './stages/spec/example-spec.js';
+export { pipeline, run } from './stages/run/pipeline.js';
+export type { Pipeline, StageOf, SinkOf, Fits } from './stages/run/pipeline.js';
+export { definePipeline } from './stages/run/define-pipeline.js';
+export type { PipelineDefinition, ChainFits } from './stages/run/define-pipeline.js';
+export type { RunSummary, RunOptions, Progress } from './stages/run/run-summary.js';
 export { filterRows } from './stages/filter-rows.js';
 export { mapRows } from './stages/map-rows.js';
 export { take } from './stages/take.js';
@@ -88,12 +88,12 @@ export { parseExamples } from './stages/parse-examples.js';
 export type { ParseExamplesOptions, SerializedRecord } from './stages/parse-examples.js';
 
 // Declarative pipeline stages: shuffle, sample, split, filter expressions, fan-out
-export { seededRandom } from './stages/seeded-random.js';
-export type { SeededRandom } from './stages/seeded-random.js';
-export { shuffleBuffer } from './stages/shuffle-buffer.js';
-export type { ShuffleBufferOptions } from './stages/shuffle-buffer.js';
-export { sampleRows } from './stages/sample-rows.js';
-export type { SampleRowsOptions } from './stages/sample-rows.js';
+export { seededRandom } from './stages/sampling/seeded-random.js';
+export type { SeededRandom } from './stages/sampling/seeded-random.js';
+export { shuffleBuffer } from './stages/sampling/shuffle-buffer.js';
+export type { ShuffleBufferOptions } from './stages/sampling/shuffle-buffer.js';
+export { sampleRows } from './stages/sampling/sample-rows.js';
+export type { SampleRowsOptions } from './stages/sampling/sample-rows.js';
 export { splitAssigner } from './stages/assign-split.js';
 export type {
   SplitOptions,

@@ -31,5 +31,5 @@ export { compileCellEncoder } from './stages/build-examples.js';
 export type { CellEncoder, ExampleSpecEntries } from './stages/build-examples.js';
 
 // Exact fast number parsing, for sources with their own cell rules (CSV's Python spellings)
-export { plainDecimal } from './stages/coerce-float.js';
-export { smallInteger } from './stages/coerce-int64.js';
+export { plainDecimal } from './stages/spec/coerce-float.js';
+export { smallInteger } from './stages/spec/coerce-int64.js';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fromArray } from '../testing/index.js';
 import { batch, unbatch } from '../stages/batch.js';
 import { chainWritable } from '../stages/chain-writable.js';
-import { definePipeline } from '../stages/define-pipeline.js';
-import { shuffleBuffer } from '../stages/shuffle-buffer.js';
-import { pipeline, run } from '../stages/pipeline.js';
+import { definePipeline } from '../stages/run/define-pipeline.js';
+import { shuffleBuffer } from '../stages/sampling/shuffle-buffer.js';
+import { pipeline, run } from '../stages/run/pipeline.js';
 import {
   lendIfSafe,
   lendingSwitch,

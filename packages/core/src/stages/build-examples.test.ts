@@ -8,7 +8,7 @@ import { collect, fromArray } from '../testing/index.js';
 import { buildExamples, compileCellEncoder } from './build-examples.js';
 import { EncodedExample } from '../codec/encoded-example.js';
 import type { BuildExamplesOptions } from './build-examples.js';
-import type { ExampleSpec } from './example-spec.js';
+import type { ExampleSpec } from './spec/example-spec.js';
 
 const hex = (bytes: Uint8Array): string =>
   Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');

@@ -5,13 +5,13 @@ import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Position } from '../errors/tfpipe-error.js';
 import type { Feature } from '../model/feature.js';
 import type { Example } from '../model/example.js';
-import { cellError } from './cell-context.js';
-import { compileDefault, compileEntry } from './compile-feature.js';
-import type { CompiledEntry } from './compile-feature.js';
-import { compileCellReader } from './cell-reader.js';
-import type { ReadFailure } from './cell-reader.js';
-import { RowEncoder } from './row-encoder.js';
-import type { CheckedSpec, ExampleSpec, FeatureEntry, MissingPolicy } from './example-spec.js';
+import { cellError } from './spec/cell-context.js';
+import { compileDefault, compileEntry } from './spec/compile-feature.js';
+import type { CompiledEntry } from './spec/compile-feature.js';
+import { compileCellReader } from './spec/cell-reader.js';
+import type { ReadFailure } from './spec/cell-reader.js';
+import { RowEncoder } from './row-encoder/row-encoder.js';
+import type { CheckedSpec, ExampleSpec, FeatureEntry, MissingPolicy } from './spec/example-spec.js';
 
 /** Options of {@link buildExamples}. */
 export interface BuildExamplesOptions extends RecordErrorOptions {

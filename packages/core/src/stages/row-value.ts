@@ -1,4 +1,4 @@
-import { isFeatureValue } from './row-feature.js';
+import { isFeatureValue } from './spec/row-feature.js';
 
 const decoder = new TextDecoder('utf-8');
 

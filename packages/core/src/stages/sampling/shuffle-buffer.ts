@@ -1,7 +1,7 @@
-import { markLending, STAGE_PASSES_RELEASE } from '../contract/lending.js';
-import { attachReport } from '../contract/plugin-contract.js';
-import type { Reporter } from '../contract/plugin-contract.js';
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { markLending, STAGE_PASSES_RELEASE } from '../../contract/lending.js';
+import { attachReport } from '../../contract/plugin-contract.js';
+import type { Reporter } from '../../contract/plugin-contract.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
 import { seededRandom } from './seeded-random.js';
 
 /** Options of {@link shuffleBuffer}. */
