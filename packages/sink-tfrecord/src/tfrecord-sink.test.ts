@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TfpipeError, bytes, encodeExample, example, int64, reportOf, type Example } from '@tfpipe/core';
+import { TfpipeError, bytes, encodeExample, example, int64, reportOf } from '@tfpipe/core';
 import { rejectionOf } from '@tfpipe/core/testing';
 import { describe, expect, it } from 'vitest';
 import { collect, hex, randomPayloads, tempDir, writeAll } from './__fixtures__/helpers.js';

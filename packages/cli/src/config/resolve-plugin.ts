@@ -138,6 +138,6 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
       `the package exports no ${kind} plugin (export const plugin = { kind: '${kind}', … })`,
     );
   }
-  checkPluginSpecification(found as PluginDefinition, { field, file });
+  checkPluginSpecification(found, { field, file });
   return found as never;
 }

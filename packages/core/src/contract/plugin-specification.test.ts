@@ -24,7 +24,8 @@ describe('plugin specification versions', () => {
     expect(PLUGIN_SPECIFICATION_VERSION).toBe(1);
     const defined = defineSourcePlugin(source);
     expect(defined.specificationVersion).toBe(1);
-    expect(defined.create).toBe(source.create);
+    expect(defined).toMatchObject({ kind: 'source', name: 'tfpipe-source-test', output: 'rows' });
+    expect(Object.keys(defined).sort()).toEqual([...Object.keys(source), 'specificationVersion'].sort());
     expect(defineSourcePlugin({ ...source, specificationVersion: 3 }).specificationVersion).toBe(3);
     const sink = defineSinkPlugin({
       kind: 'sink',
