@@ -1,4 +1,11 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig(packageBuild({ index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' }));
+export default defineConfig(
+  packageBuild({
+    index: 'src/index.ts',
+    plugin: 'src/plugin.ts',
+    internal: 'src/internal.ts',
+    'testing/index': 'src/testing/index.ts',
+  }),
+);

@@ -1,4 +1,6 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig(packageBuild({ index: 'src/index.ts', web: 'src/web.ts' }));
+export default defineConfig(
+  packageBuild({ index: 'src/index.ts', web: 'src/web.ts', internal: 'src/internal.ts' }),
+);

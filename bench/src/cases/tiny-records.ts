@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { countRecords, frameRecord, verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { countRecords, verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { frameRecord } from '@tfpipe/sink-tfrecord/internal';
 import { scaled, timeRuns, type BenchCase, type SideContext } from '../harness.js';
 
 const RECORDS = 1_000_000;

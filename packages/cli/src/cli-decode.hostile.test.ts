@@ -5,7 +5,7 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeExample, example, float, int64, type Feature } from '@tfpipe/core';
-import { frameRecord } from '@tfpipe/sink-tfrecord';
+import { frameRecord } from '@tfpipe/sink-tfrecord/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, tfpipe } from './__fixtures__/run-cli.js';
 

@@ -51,19 +51,19 @@ export const plugin = {
 };
 `;
 
-async function installPlugin(): Promise<void> {
-  const root = join(directory, 'node_modules', 'tfpipe-source-squares');
+async function installPlugin(name = 'tfpipe-source-squares', source = PLUGIN_SOURCE): Promise<void> {
+  const root = join(directory, 'node_modules', name);
   await mkdir(root, { recursive: true });
   await writeFile(
     join(root, 'package.json'),
     JSON.stringify({
-      name: 'tfpipe-source-squares',
+      name,
       version: '1.0.0',
       type: 'module',
       exports: './index.js',
     }),
   );
-  await writeFile(join(root, 'index.js'), PLUGIN_SOURCE);
+  await writeFile(join(root, 'index.js'), source);
 }
 
 describe('third-party plugins in pipeline files', () => {
@@ -104,6 +104,28 @@ describe('third-party plugins in pipeline files', () => {
     const refused = await tfpipe(['run', config]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('source.options.count: expected a positive integer');
+  });
+
+  it('refuses a plugin written for a newer plugin specification, naming both versions', async () => {
+    const future = PLUGIN_SOURCE.replace("kind: 'source',", "kind: 'source',\n  specificationVersion: 2,");
+    expect(future).toContain('specificationVersion: 2');
+    await installPlugin('tfpipe-source-future', future);
+    const config = join(directory, 'future.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        source: { plugin: 'tfpipe-source-future', options: { count: 5 } },
+        spec: { n: 'int64', square: 'int64' },
+        sink: { plugin: '@tfpipe/sink-tfrecord', options: { path: 'future.tfrecord' } },
+      }),
+    );
+    const result = await tfpipe(['run', config]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('source.plugin: cannot use plugin "tfpipe-source-squares"');
+    expect(result.stderr).toContain(
+      'built for plugin specification 2; this @tfpipe/core implements 1: upgrade @tfpipe/core',
+    );
+    expect(result.stderr).toContain('[UNKNOWN_PLUGIN]');
   });
 
   it('names an uninstalled package as an unknown plugin', async () => {

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bytes, encodeExample, example, int64 } from '@tfpipe/core';
-import { frameRecord } from '@tfpipe/sink-tfrecord';
+import { frameRecord } from '@tfpipe/sink-tfrecord/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, tfpipe } from './__fixtures__/run-cli.js';
 

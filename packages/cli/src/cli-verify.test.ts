@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { encodeExample, encodeSequenceExample, example, int64, sequenceExample } from '@tfpipe/core';
-import { countRecords, frameRecord } from '@tfpipe/sink-tfrecord';
+import { countRecords } from '@tfpipe/sink-tfrecord';
+import { frameRecord } from '@tfpipe/sink-tfrecord/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tfpipe } from './__fixtures__/run-cli.js';
 

@@ -1,6 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { checkReplacedName, listDirectory, TfpipeError, usableName } from '@tfpipe/core';
+import { checkReplacedName, listDirectory, usableName } from '@tfpipe/core/plugin';
+import { TfpipeError } from '@tfpipe/core';
 
 /** What `tfpipe convert` reads. */
 export type InputKind = 'csv' | 'jsonl' | 'parquet' | 'images' | 'tfrecord';

@@ -260,7 +260,7 @@ export function fillFrameCrcsHere(buffer: Uint8Array, frames: Int32Array, count:
  * Fills in a full buffer's CRCs on the CRC thread, or here when the thread is not ready. A thread
  * that dies before it answers leaves the CRCs unknown: that is an error, never a short file.
  */
-export async function frameElsewhere(buffers: SharedFrameBuffers, count: number): Promise<void> {
+export async function fillFrameCrcsOnThread(buffers: SharedFrameBuffers, count: number): Promise<void> {
   if (crcThread.ready) await crcThread.frame(buffers, count);
   else fillFrameCrcsHere(buffers.buffer, buffers.frames, count);
 }

@@ -1,5 +1,6 @@
 import * as fileSystem from 'node:fs/promises';
-import { checkReplacedName, expandGlob, isGlob, TfpipeError } from '@tfpipe/core';
+import { checkReplacedName, expandGlob, isGlob } from '@tfpipe/core/plugin';
+import { TfpipeError } from '@tfpipe/core';
 
 /** Files a glob never picks up: index files and manifests that sit beside shards. */
 const SIDECARS = /\.(idx|manifest\.json)$/;

@@ -1,6 +1,6 @@
-import { FRAME_TRAILER_BYTES, copyBytes } from '@tfpipe/core';
+import { FRAME_TRAILER_BYTES, copyBytes } from '@tfpipe/core/internal';
 import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
-import { crcThread, frameElsewhere } from './crc-thread.js';
+import { crcThread, fillFrameCrcsOnThread } from './crc-thread.js';
 import { RoomFramer } from './room-framer.js';
 import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace, writeFrameLength } from './frame-record.js';
 import { crc32cKnowing, fastCrc32c, fastCrc32cRange, KNOWN_SPANS } from './native-crc32c.js';
@@ -446,7 +446,7 @@ export class FrameBuffers {
         if (crcThread.ready) return { written: crcThread.frame(buffers, count, { fd, length: used }) };
         // The thread went away meanwhile (idle too long behind a slow write): framed and written here,
         // before the next buffer may be given.
-        await frameElsewhere(buffers, count);
+        await fillFrameCrcsOnThread(buffers, count);
         await output.write(buffers.buffer.subarray(0, used));
         return { written: undefined };
       });
@@ -472,7 +472,7 @@ export class FrameBuffers {
   /** Frames a deferred buffer (on the CRC thread if it is ready), then writes it from here when its turn comes. */
   async #frameThenWrite(buffers: SharedFrameBuffers, count: number, used: number): Promise<void> {
     const previous = this.#pending;
-    const framing = count > 0 ? frameElsewhere(buffers, count) : undefined;
+    const framing = count > 0 ? fillFrameCrcsOnThread(buffers, count) : undefined;
     await framing;
     await previous;
     await this.#output.write(buffers.buffer.subarray(0, used));

@@ -2,9 +2,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { EncodedExample, ENCODED } from '@tfpipe/core/internal';
 import {
-  EncodedExample,
-  ENCODED,
   TfpipeError,
   buildExamples,
   encodeExample,

@@ -7,28 +7,13 @@
 
 // The web-standard parts (also at '@tfpipe/sink-tfrecord/web')
 export {
-  crc32c,
-  crc32cCombine,
-  crc32cRange,
-  maskCrc,
-  unmaskCrc,
-  maskedCrc32c,
-  frameRecord,
-  frameRecordInto,
-  frameInPlace,
-  writeRecordHeader,
-  FRAME_OVERHEAD,
-  HEADER_BYTES,
   frameRecords,
   unframeRecords,
   detectCompression,
   decompressTfrecord,
   readTfrecordStream,
-  DEFAULT_MAX_RECORD_BYTES,
-  MAX_RECORD_BYTES_LIMIT,
 } from './web.js';
 export type {
-  Crc32cFunction,
   FrameRecordsOptions,
   UnframeRecordsOptions,
   DecompressTfrecordOptions,
@@ -38,10 +23,8 @@ export type {
   TfrecordCompression,
 } from './web.js';
 
-// Node: native CRC, the sink, the source and helpers
-export { fastCrc32c, fastCrc32cRange, nativeCrc32cAvailable, NATIVE_CRC_THRESHOLD } from './native-crc32c.js';
+// Node: the sink, the source, reading back
 export { tfrecordSink } from './tfrecord-sink.js';
-export { compressionOfName } from './sink-options.js';
 export type { TfrecordSinkOptions } from './sink-options.js';
 export type { SinkInput } from './sharded-writer.js';
 export { createTfrecordWriter } from './tfrecord-writer.js';
@@ -55,13 +38,8 @@ export type {
   VerifyResult,
   VerifyTfrecordOptions,
 } from './read-examples.js';
-export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } from './manifest.js';
+export { readManifest } from './manifest.js';
 export type { TfrecordManifest, ManifestShard } from './manifest.js';
-export { shardName, temporaryPath, releaseTemporary, removeStaleTemporaries } from './shard-names.js';
-export type { StaleTemporaries } from './shard-names.js';
-export { expandPaths } from './expand-paths.js';
-export { openRegularFile } from './open-regular-file.js';
-export type { OpenedFile } from './open-regular-file.js';
 
 // Config-file plugins (for `tfpipe run`)
 export { plugin, sourcePlugin, tfrecordSinkOptionsSchema, tfrecordSourceOptionsSchema } from './plugin.js';

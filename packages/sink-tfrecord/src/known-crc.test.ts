@@ -2,7 +2,8 @@
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bytes, example, float, int64, withCrc32c, type Example, type Feature } from '@tfpipe/core';
+import { bytes, example, float, int64, type Example, type Feature } from '@tfpipe/core';
+import { withCrc32c } from '@tfpipe/core/internal';
 import { describe, expect, it } from 'vitest';
 import { random, tempDir, writeAll } from './__fixtures__/helpers.js';
 import { unmaskCrc } from './crc32c.js';

@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { example, int64, type DeferredOutput } from '@tfpipe/core';
+import { example, int64 } from '@tfpipe/core';
+import type { DeferredOutput } from '@tfpipe/core/plugin';
 import { rejectionOf } from '@tfpipe/core/testing';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeAll } from './__fixtures__/helpers.js';

@@ -5,7 +5,7 @@ import {
   type PayloadType,
   type SequenceExample,
 } from '@tfpipe/core';
-import { coreCodec } from './core-codec.js';
+import { exampleCodec } from './example-codec.js';
 
 /** Where a record sits: its file, index and the file offset of its first framing byte. */
 export interface RecordPlace {
@@ -24,7 +24,7 @@ export function payloadDecoder(
   stage: string,
   decodeOptions: DecodeOptions = {},
 ): (data: Uint8Array, place: RecordPlace) => Example | SequenceExample {
-  const codec = coreCodec(stage);
+  const codec = exampleCodec;
   // A record that would decode past maxDecodedBytes is RECORD_TOO_LARGE, under the onError policy.
   const decode = (bytes: Uint8Array): Example | SequenceExample =>
     payloadType === 'SequenceExample'

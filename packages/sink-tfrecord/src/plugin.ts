@@ -1,12 +1,5 @@
-import {
-  attachReport,
-  defineSinkPlugin,
-  defineSourcePlugin,
-  mapRows,
-  reportOf,
-  TfpipeError,
-  type StageReport,
-} from '@tfpipe/core';
+import { attachReport, defineSinkPlugin, defineSourcePlugin } from '@tfpipe/core/plugin';
+import { mapRows, reportOf, TfpipeError, type StageReport } from '@tfpipe/core';
 import { z } from 'zod';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';

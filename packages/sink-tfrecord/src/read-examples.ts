@@ -1,8 +1,7 @@
+import { RecordErrorPolicy, withPosition } from '@tfpipe/core/plugin';
 import {
-  RecordErrorPolicy,
   TfpipeError,
   positionOf,
-  withPosition,
   type DecodeOptions,
   type Example,
   type PayloadType,

@@ -1,4 +1,5 @@
-import { RecordErrorPolicy, attachReport, type Reporter, type StageReport } from '@tfpipe/core';
+import { RecordErrorPolicy, attachReport, type Reporter } from '@tfpipe/core/plugin';
+import type { StageReport } from '@tfpipe/core';
 import { crc32c } from './crc32c.js';
 import { checkCompression, checkMaxRecordBytes } from './record-options.js';
 import { TfrecordReader } from './tfrecord-reader.js';

@@ -1,5 +1,6 @@
-import type { RecordErrorPolicy } from '@tfpipe/core';
-import { TfpipeError, withPosition, type TfpipeErrorCode } from '@tfpipe/core';
+import type { RecordErrorPolicy } from '@tfpipe/core/plugin';
+import { TfpipeError, type TfpipeErrorCode } from '@tfpipe/core';
+import { withPosition } from '@tfpipe/core/plugin';
 import { unmaskCrc, type Crc32cFunction } from './crc32c.js';
 import { FRAME_OVERHEAD, HEADER_BYTES } from './frame-record.js';
 import type { Damage } from './damage.js';

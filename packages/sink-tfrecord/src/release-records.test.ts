@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bytes, example, int64, RELEASES, withRelease, type Example } from '@tfpipe/core';
+import { bytes, example, int64, type Example } from '@tfpipe/core';
+import { SINK_RELEASES, withRelease } from '@tfpipe/core/internal';
 import { describe, expect, it } from 'vitest';
 import { random, tempDir, writeAll } from './__fixtures__/helpers.js';
 import { tfrecordSink } from './tfrecord-sink.js';
@@ -34,7 +35,7 @@ function lentAndPlain(): { plain: Example[]; lent: Example[]; released: number[]
 
 describe('tfrecordSink releases lent records', () => {
   it('is marked as a sink that releases', () => {
-    expect((tfrecordSink({ path: '/dev/null' }) as { [RELEASES]?: boolean })[RELEASES]).toBe(true);
+    expect((tfrecordSink({ path: '/dev/null' }) as { [SINK_RELEASES]?: boolean })[SINK_RELEASES]).toBe(true);
   });
 
   it('releases each record once, only after its bytes are copied or written: one by one and in batches', async () => {

@@ -1,20 +1,18 @@
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { DeferredOutput, RecordErrorPolicy } from '@tfpipe/core';
+import type { DeferredOutput, RecordErrorPolicy } from '@tfpipe/core/plugin';
+import { collectCrcSpans, EncodedExample, releaseRecord } from '@tfpipe/core/internal';
 import {
-  collectCrcSpans,
-  EncodedExample,
   FeatureStatsCollector,
   TfpipeError,
   isSequenceExample,
-  releaseRecord,
   type Example,
   type PayloadType,
   type SequenceExample,
   type ShardSummary,
   type StageReport,
 } from '@tfpipe/core';
-import { coreCodec, type CoreCodec } from './core-codec.js';
+import { exampleCodec, type ExampleCodec } from './example-codec.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
 import { KNOWN_SPANS } from './native-crc32c.js';
 import { writeError } from './io-error.js';
@@ -59,7 +57,7 @@ export class ShardedWriter {
   readonly #shards: ShardFile[] = [];
   readonly #finished = new Set<ShardFile>();
   readonly #summaries: ShardSummary[] = [];
-  readonly #codec: CoreCodec = coreCodec(STAGE);
+  readonly #codec: ExampleCodec = exampleCodec;
   /**
    * One writer for every Example (no closure per record). It collects the spans of values whose
    * CRC a source knew (core's `withCrc32c`), which the framing then does not read again

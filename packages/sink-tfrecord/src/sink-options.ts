@@ -1,4 +1,5 @@
-import { TfpipeError, type DeferredOutput, type PayloadType, type RecordErrorOptions } from '@tfpipe/core';
+import { TfpipeError, type PayloadType, type RecordErrorOptions } from '@tfpipe/core';
+import type { DeferredOutput } from '@tfpipe/core/plugin';
 import { checkCompression } from './record-options.js';
 import type { TfrecordCompression } from './tf-record.js';
 

@@ -1,4 +1,5 @@
-import type { RecordErrorPolicy, StageReport } from '@tfpipe/core';
+import type { RecordErrorPolicy } from '@tfpipe/core/plugin';
+import type { StageReport } from '@tfpipe/core';
 import { expandPaths } from './expand-paths.js';
 import { fileBytes } from './file-bytes.js';
 import { fastCrc32c } from './native-crc32c.js';

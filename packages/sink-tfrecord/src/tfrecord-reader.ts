@@ -1,4 +1,4 @@
-import type { RecordErrorPolicy } from '@tfpipe/core';
+import type { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import { TfpipeError } from '@tfpipe/core';
 import type { Crc32cFunction } from './crc32c.js';
 import { damageOf } from './damage.js';

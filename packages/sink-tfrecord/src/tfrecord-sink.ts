@@ -1,4 +1,5 @@
-import { attachReport, markLending, RELEASES, type Reporter } from '@tfpipe/core';
+import { attachReport, type Reporter } from '@tfpipe/core/plugin';
+import { markLending, SINK_RELEASES } from '@tfpipe/core/internal';
 import { openShardedWriter, type SinkChunk } from './tfrecord-writer.js';
 import type { TfrecordSinkOptions } from './sink-options.js';
 
@@ -12,7 +13,7 @@ import type { TfrecordSinkOptions } from './sink-options.js';
  * written under a temporary name (`.NAME.tfpipe-tmp-<pid>-<random>`), synced, and renamed only when
  * the stream closes; aborting the stream, or any error, deletes the temporaries. The report
  * (`reportOf`) gives records, bytes, shards and the shard being written. `createTfrecordWriter` is
- * the same writer without the stream. A record carrying core's `RELEASE` hook (a lent buffer, see
+ * the same writer without the stream. A record carrying core's `RELEASE_HOOK` hook (a lent buffer, see
  * `lendIfSafe`) is released once its bytes are copied or written, or once it is skipped.
  *
  * @throws TfpipeError `INVALID_OPTION` at once for bad options; the stream errors with `OUTPUT_EXISTS`,
@@ -37,6 +38,6 @@ export function tfrecordSink(options: TfrecordSinkOptions): WritableStream<SinkC
   // Records' bytes are copied (or written) by the time a write settles: lent buffers may be released.
   return markLending(
     attachReport(stream, () => writer.report()),
-    RELEASES,
+    SINK_RELEASES,
   );
 }

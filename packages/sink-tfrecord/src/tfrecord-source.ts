@@ -1,10 +1,5 @@
-import {
-  RecordErrorPolicy,
-  TfpipeError,
-  attachReport,
-  type RecordErrorOptions,
-  type Reporter,
-} from '@tfpipe/core';
+import { RecordErrorPolicy, attachReport, type Reporter } from '@tfpipe/core/plugin';
+import { TfpipeError, type RecordErrorOptions } from '@tfpipe/core';
 import type { RecordPlace } from './payload-check.js';
 import { checkCompression, checkMaxRecordBytes } from './record-options.js';
 import type { TfRecord, TfrecordCompression } from './tf-record.js';

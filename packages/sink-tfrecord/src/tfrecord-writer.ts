@@ -1,5 +1,6 @@
 import { basename, dirname } from 'node:path';
-import { RecordErrorPolicy, TfpipeError, type StageReport } from '@tfpipe/core';
+import { RecordErrorPolicy } from '@tfpipe/core/plugin';
+import { TfpipeError, type StageReport } from '@tfpipe/core';
 import { ShardedWriter, type SinkInput } from './sharded-writer.js';
 import { resolveSinkOptions, type TfrecordSinkOptions } from './sink-options.js';
 

@@ -1,10 +1,5 @@
-import {
-  RecordErrorPolicy,
-  attachReport,
-  type RecordErrorOptions,
-  type Reporter,
-  type StageReport,
-} from '@tfpipe/core';
+import { RecordErrorPolicy, attachReport, type Reporter } from '@tfpipe/core/plugin';
+import type { RecordErrorOptions, StageReport } from '@tfpipe/core';
 import { crc32c, type Crc32cFunction } from './crc32c.js';
 import { checkMaxRecordBytes } from './record-options.js';
 import { RecordUnframer } from './record-unframer.js';

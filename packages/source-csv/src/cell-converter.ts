@@ -51,7 +51,7 @@ export function compileColumn(
 }
 
 /**
- * Converts one cell to the cell value core's `exampleEncoder` takes for its feature, which writes the
+ * Converts one cell to the cell value core's `compileCellEncoder` takes for its feature, which writes the
  * same bytes as the Feature {@link compileColumn} makes: a number for an int64 that is a safe integer
  * (a bigint otherwise), a float or a vocabulary id; the text itself for bytes (UTF-8 encoded by the
  * encoder); an array for a split cell or a default; a ready Feature for `kindless`; undefined to omit.

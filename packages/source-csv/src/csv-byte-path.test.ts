@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { ENCODED, TfpipeError, positionOf, reportOf } from '@tfpipe/core';
+import { ENCODED } from '@tfpipe/core/internal';
+import { TfpipeError, positionOf, reportOf } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
 import { describe, expect, test } from 'vitest';
 import { withTempDir, writeTemp } from './__fixtures__/test-support.js';

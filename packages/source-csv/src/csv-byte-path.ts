@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
-import type { Example, Positioned, RecordErrorPolicy } from '@tfpipe/core';
+import type { Example } from '@tfpipe/core';
+import type { Positioned, RecordErrorPolicy } from '@tfpipe/core/plugin';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRemainder } from './csv-record-reader.js';

@@ -1,5 +1,7 @@
-import { RecordErrorPolicy, TfpipeError, attachReport } from '@tfpipe/core';
-import type { Example, Feature, Positioned, Reporter } from '@tfpipe/core';
+import { RecordErrorPolicy, attachReport } from '@tfpipe/core/plugin';
+import { TfpipeError } from '@tfpipe/core';
+import type { Example, Feature } from '@tfpipe/core';
+import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import { compileColumn } from './cell-converter.js';
 import type { CellConverter } from './cell-converter.js';
 import { CsvBytePath, DEFAULT_CHUNK_BYTES, byteParsable } from './csv-byte-path.js';

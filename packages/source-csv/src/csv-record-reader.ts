@@ -1,5 +1,6 @@
-import { TfpipeError, utf16Advice } from '@tfpipe/core';
-import type { RecordErrorPolicy } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import { utf16Advice } from '@tfpipe/core/plugin';
+import type { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import { planColumns, sameHeader } from './column-plan.js';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvParser, RecordTooLongError, UnterminatedQuoteError, countNewlines } from './csv-parser.js';

@@ -1,5 +1,8 @@
-import { TfpipeError, exampleEncoder } from '@tfpipe/core';
-import type { CellEncoder, Example, Positioned, RecordErrorPolicy } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import { compileCellEncoder } from '@tfpipe/core/internal';
+import type { CellEncoder } from '@tfpipe/core/internal';
+import type { Example } from '@tfpipe/core';
+import type { Positioned, RecordErrorPolicy } from '@tfpipe/core/plugin';
 import { compileColumnValue } from './cell-converter.js';
 import type { CellValueConverter } from './cell-converter.js';
 import type { ColumnPlan } from './column-plan.js';
@@ -12,7 +15,7 @@ export const FEATURES_STAGE = 'csvFeatures';
 
 /**
  * Encodes CSV records as `tf.train.Example`s by a complete schema: each cell converted by its
- * column's rules, the row written by core's `exampleEncoder`. A cell that does not fit is a
+ * column's rules, the row written by core's `compileCellEncoder`. A cell that does not fit is a
  * `CSV_VALUE` record error (file, line, CSV column, field) under the policy given to {@link encode}.
  * Shared by the text path and the byte path (which converts cells itself and calls {@link encodeCells}).
  */
@@ -37,7 +40,7 @@ export class CsvRowEncoder {
     this.columns = columns;
     this.converters = columns.map((column) => compileColumnValue(column));
     // Pairs, not an object: an object would list integer-like column names first, out of cell order.
-    this.#encode = exampleEncoder(
+    this.#encode = compileCellEncoder(
       this.#names.map((name, index) => [name, { kind: columns[index]!.kind }] as const),
       { stage: 'csvToExamples' },
     );

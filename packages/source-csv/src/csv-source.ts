@@ -1,5 +1,6 @@
-import { RecordErrorPolicy, attachReport } from '@tfpipe/core';
-import type { Positioned, Reporter, StageReport } from '@tfpipe/core';
+import { RecordErrorPolicy, attachReport } from '@tfpipe/core/plugin';
+import type { Positioned, Reporter } from '@tfpipe/core/plugin';
+import type { StageReport } from '@tfpipe/core';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvPositioned } from './csv-positioned.js';
 import { CsvRecordReader } from './csv-record-reader.js';

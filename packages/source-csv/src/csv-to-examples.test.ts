@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { encodeExample, positionOf, reportOf } from '@tfpipe/core';
-import type { Example, Positioned } from '@tfpipe/core';
+import type { Example } from '@tfpipe/core';
+import type { Positioned } from '@tfpipe/core/plugin';
 import { collect } from '@tfpipe/core/testing';
 import { describe, expect, test } from 'vitest';
 import { chunkedStream } from './__fixtures__/test-support.js';

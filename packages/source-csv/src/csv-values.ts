@@ -4,7 +4,7 @@
  * `inf`/`infinity`/`nan` in any case. int64 is exact (`bigint`) over the full range.
  */
 
-import { plainDecimal, smallInteger } from '@tfpipe/core';
+import { plainDecimal, smallInteger } from '@tfpipe/core/internal';
 
 /** A kind of CSV column: the `tf.train.Feature` kinds. */
 export type CsvKind = 'int64' | 'float' | 'bytes';

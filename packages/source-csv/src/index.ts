@@ -17,8 +17,6 @@ export type {
   CsvMissing,
 } from './csv-schema.js';
 export type { CsvKind } from './csv-values.js';
-export { parseInt64Text, parseFloatText, parseBooleanText, inferTextKind } from './csv-values.js';
-export { saveVocabularies, sortVocabulary, vocabularyFileName, vocabularyFiles } from './vocabulary.js';
-export { detectDelimiter, DETECTABLE_DELIMITERS } from './detect-delimiter.js';
+export { saveVocabularies, vocabularyFiles } from './vocabulary.js';
 export { plugin, csvSourceOptionsSchema } from './plugin.js';
 export type { CsvSourcePluginOptions } from './plugin.js';

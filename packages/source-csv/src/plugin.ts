@@ -1,4 +1,5 @@
-import { defineSourcePlugin, reportOf } from '@tfpipe/core';
+import { reportOf } from '@tfpipe/core';
+import { defineSourcePlugin } from '@tfpipe/core/plugin';
 import { z } from 'zod';
 import { csvFeatures, csvToExamples } from './csv-features.js';
 import type { CsvFeatureRow } from './csv-features.js';

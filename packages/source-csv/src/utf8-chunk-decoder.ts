@@ -5,7 +5,7 @@
  * chunk's newlines again). A character split across two chunks decodes whole. A leading BOM is removed.
  */
 
-import { utf16Evidence } from '@tfpipe/core';
+import { utf16Evidence } from '@tfpipe/core/plugin';
 
 /** Where the first invalid UTF-8 byte is. */
 export class InvalidUtf8Error extends Error {

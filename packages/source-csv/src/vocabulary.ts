@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { TfpipeError, type SideFile } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import type { SideFile } from '@tfpipe/core/plugin';
 import type { CsvSchema } from './csv-schema.js';
 
 /** Sorts values by Unicode code point (the order of their UTF-8 bytes), not by UTF-16 unit. */

@@ -1,29 +1,18 @@
-// Images → TFRecord file → read back with our reader. Runs once @tfpipe/sink-tfrecord exports
-// tfrecordSink/readExamples and core exports its codec; skipped (and named so) until then.
+// Images → TFRecord file → read back with our reader.
 import * as path from 'node:path';
 import sharp from 'sharp';
-import * as core from '@tfpipe/core';
-import * as sink from '@tfpipe/sink-tfrecord';
+import type { Example } from '@tfpipe/core';
+import { readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { describe, expect, it } from 'vitest';
 import { vocXml } from './__fixtures__/annotations.js';
 import { markerImage, photo, put, eachTemporaryDirectory, values } from './__fixtures__/make-images.js';
 import { imageExamples } from './image-examples.js';
 import { imageSource } from './image-source.js';
 
-type SinkModule = {
-  tfrecordSink?: (options: { path: string }) => WritableStream<core.Example>;
-  readExamples?: (paths: string) => AsyncIterable<core.Example>;
-};
-const sinkModule = sink as unknown as SinkModule;
-const ready =
-  typeof sinkModule.tfrecordSink === 'function' &&
-  typeof sinkModule.readExamples === 'function' &&
-  typeof (core as unknown as { encodeInto?: unknown }).encodeInto === 'function';
-
 let dir: string;
 eachTemporaryDirectory((made) => (dir = made));
 
-describe.skipIf(!ready)('end to end through @tfpipe/sink-tfrecord', () => {
+describe('end to end through @tfpipe/sink-tfrecord', () => {
   it('writes a TFRecord whose images decode to the expected size and pixels, with exact labels and boxes', async () => {
     const original = await photo(160, 120, 4);
     await put(dir, 'images/cat/a.jpg', original);
@@ -40,9 +29,9 @@ describe.skipIf(!ready)('end to end through @tfpipe/sink-tfrecord', () => {
       quality: 95,
     })
       .pipeThrough(imageExamples())
-      .pipeTo(sinkModule.tfrecordSink!({ path: output }));
-    const read: core.Example[] = [];
-    for await (const example of sinkModule.readExamples!(output)) read.push(example);
+      .pipeTo(tfrecordSink({ path: output }));
+    const read: Example[] = [];
+    for await (const example of readExamples(output)) read.push(example);
     expect(read.map((example) => values(example.features['image/class/text']))).toEqual([['cat'], ['dog']]);
     expect(read.map((example) => values(example.features['image/class/label']))).toEqual([[0], [1]]);
     const decoded = await sharp(values(read[0]!.features['image/encoded'], true)[0] as Uint8Array)
@@ -70,9 +59,9 @@ describe.skipIf(!ready)('end to end through @tfpipe/sink-tfrecord', () => {
     const output = path.join(dir, 'det.tfrecord');
     await imageSource({ voc: path.join(dir, 'Annotations') })
       .pipeThrough(imageExamples())
-      .pipeTo(sinkModule.tfrecordSink!({ path: output }));
-    const read: core.Example[] = [];
-    for await (const item of sinkModule.readExamples!(output)) read.push(item);
+      .pipeTo(tfrecordSink({ path: output }));
+    const read: Example[] = [];
+    for await (const item of readExamples(output)) read.push(item);
     const [example] = read;
     expect(values(example!.features['image/object/bbox/xmin'])).toEqual([Math.fround(9 / 90)]);
     expect(values(example!.features['image/object/bbox/ymax'])).toEqual([Math.fround(28 / 70)]);

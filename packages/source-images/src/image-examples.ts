@@ -1,15 +1,6 @@
-import {
-  bytesList,
-  example,
-  floatList,
-  int64List,
-  markLending,
-  passRelease,
-  PASSES_RELEASE,
-  positionOf,
-  TfpipeError,
-  withPosition,
-} from '@tfpipe/core';
+import { bytesList, example, floatList, int64List, positionOf, TfpipeError } from '@tfpipe/core';
+import { markLending, passRelease, STAGE_PASSES_RELEASE } from '@tfpipe/core/internal';
+import { withPosition } from '@tfpipe/core/plugin';
 import type { Example, Feature } from '@tfpipe/core';
 import { DEFAULT_IMAGE_KEYS, IMAGE_KEY_KINDS, resolveImageKeys, type ImageKeyRole } from './image-keys.js';
 import type { ImageRecord } from './image-record.js';
@@ -66,7 +57,7 @@ export function imageExamples(): TransformStream<ImageRecord, Example> {
       controller.enqueue(position === undefined ? built : withPosition(built, position));
     },
   });
-  return markLending(stream, PASSES_RELEASE);
+  return markLending(stream, STAGE_PASSES_RELEASE);
 }
 
 function isFeature(value: unknown): value is Feature {

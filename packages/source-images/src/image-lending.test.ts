@@ -5,11 +5,10 @@ import {
   KNOWN_CRC_MIN_BYTES,
   knownCrc32c,
   markLending,
-  pipeline,
-  PASSES_RELEASE,
-  RELEASE,
-  type Example,
-} from '@tfpipe/core';
+  STAGE_PASSES_RELEASE,
+  RELEASE_HOOK,
+} from '@tfpipe/core/internal';
+import { pipeline, type Example } from '@tfpipe/core';
 import { readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -48,7 +47,7 @@ function keeping(marked: boolean): { stage: TransformStream<Example, Example>; k
       controller.enqueue(record);
     },
   });
-  return { stage: marked ? markLending(stage, PASSES_RELEASE) : stage, kept };
+  return { stage: marked ? markLending(stage, STAGE_PASSES_RELEASE) : stage, kept };
 }
 
 const encoded = (record: Example): Uint8Array =>
@@ -89,7 +88,7 @@ describe('imageSource lends kept images to a sink that releases them', () => {
     // Lent: every record carries its release. Once written, its bytes go back to a reader thread with
     // the next request (the view reads empty then): all but the last few, which no request followed.
     expect(lentKept).toHaveLength(files.size);
-    expect(lentKept.every((record) => RELEASE in record)).toBe(true);
+    expect(lentKept.every((record) => RELEASE_HOOK in record)).toBe(true);
     const detached = lentKept.filter((record) => encoded(record).byteLength === 0).length;
     expect(detached).toBeGreaterThanOrEqual(files.size / 2);
     // Lent images of 16 KiB or more come with the CRC-32C their reader thread computed.
@@ -125,7 +124,7 @@ describe('imageSource lends kept images to a sink that releases them', () => {
       tfrecordSink({ path: output }),
     ).run();
     expect(spy.kept).toHaveLength(files.size);
-    expect(spy.kept.every((record) => RELEASE in record)).toBe(true);
+    expect(spy.kept.every((record) => RELEASE_HOOK in record)).toBe(true);
     await expectImages(output, files);
   });
 
@@ -144,7 +143,7 @@ describe('imageSource lends kept images to a sink that releases them', () => {
     ).run();
     expect(reads.list).toHaveLength(files.size);
     expect(reads.list.every((read) => read.givenBack)).toBe(true);
-    expect(spy.kept.every((record) => !(RELEASE in record))).toBe(true);
+    expect(spy.kept.every((record) => !(RELEASE_HOOK in record))).toBe(true);
     // Later files were read into earlier ones' buffers while sharp's cache held the earlier loads:
     // each output is still what sharp makes of that file on its own (PNG: exact).
     await expectImages(output, files, (data) => sharp(data).autoOrient().resize(resize).png().toBuffer());

@@ -1,13 +1,8 @@
-import {
-  attachReport,
-  lendingSwitch,
-  RecordErrorPolicy,
-  TfpipeError,
-  withCrc32c,
-  withPosition,
-  withRelease,
-} from '@tfpipe/core';
-import type { Position, Reporter, StageReport } from '@tfpipe/core';
+import { attachReport, RecordErrorPolicy, withPosition } from '@tfpipe/core/plugin';
+import { lendingSwitch, withCrc32c, withRelease } from '@tfpipe/core/internal';
+import { TfpipeError } from '@tfpipe/core';
+import type { Position, StageReport } from '@tfpipe/core';
+import type { Reporter } from '@tfpipe/core/plugin';
 import { readClassFolders } from './inputs/class-folder.js';
 import { readCoco } from './inputs/coco.js';
 import { emptyInputError } from './inputs/empty-input.js';

@@ -13,7 +13,7 @@ export { imageExamples, imageExampleSpec } from './image-examples.js';
 export type { ImageFeatureSpec } from './image-examples.js';
 export { DEFAULT_IMAGE_KEYS, IMAGE_KEY_KINDS } from './image-keys.js';
 export type { ImageKeyRole, ImageKeys } from './image-keys.js';
-export { writeLabelMap, formatLabelMap, compareNames } from './label-map.js';
+export { writeLabelMap, formatLabelMap } from './label-map.js';
 export type { LabelMapFormat } from './label-map.js';
 export type { LabelEntry, LabelMap } from './inputs/image-task.js';
 export type { ResizeFit, NormalizedBox } from './processing/box-transform.js';

@@ -1,4 +1,5 @@
-import { defineSourcePlugin, reportOf, type SideFile } from '@tfpipe/core';
+import { reportOf } from '@tfpipe/core';
+import { defineSourcePlugin, type SideFile } from '@tfpipe/core/plugin';
 import { z } from 'zod';
 import type { ImageRecord } from './image-record.js';
 import { imageSource } from './image-source.js';

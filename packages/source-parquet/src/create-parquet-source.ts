@@ -1,5 +1,7 @@
-import { RecordErrorPolicy, TfpipeError, attachReport } from '@tfpipe/core';
-import type { Positioned, RecordErrorOptions, Reporter, StageReport } from '@tfpipe/core';
+import { RecordErrorPolicy, attachReport } from '@tfpipe/core/plugin';
+import { TfpipeError } from '@tfpipe/core';
+import type { Positioned, Reporter } from '@tfpipe/core/plugin';
+import type { RecordErrorOptions, StageReport } from '@tfpipe/core';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { RowValueError, mapParquetSchema } from './map-parquet-schema.js';
 import type { ColumnMapper, MappedSchema } from './map-parquet-schema.js';

@@ -7,8 +7,6 @@
 export { parquetSource } from './node/parquet-source.js';
 export type { ParquetSourceOptions } from './node/parquet-source.js';
 export { parquetSchema } from './node/parquet-schema.js';
-export { resolveParquetInputs } from './node/resolve-parquet-inputs.js';
-export { openFileAsyncBuffer } from './node/file-async-buffer.js';
 export { asyncBufferFromBlob } from './blob-async-buffer.js';
 export { createParquetSource } from './create-parquet-source.js';
 export type { ParquetRow, ParquetChunk, ParquetInput, OpenedParquetInput } from './create-parquet-source.js';

@@ -1,4 +1,4 @@
-import { POSITION } from '@tfpipe/core';
+import { POSITION } from '@tfpipe/core/plugin';
 import type { Position } from '@tfpipe/core';
 
 /**

@@ -1,4 +1,5 @@
-import { buildExamples, defineSourcePlugin, TfpipeError } from '@tfpipe/core';
+import { buildExamples, TfpipeError } from '@tfpipe/core';
+import { defineSourcePlugin } from '@tfpipe/core/plugin';
 import { z } from 'zod';
 import { parquetExampleSpec } from './parquet-example-spec.js';
 import type { ParquetRow } from './create-parquet-source.js';

@@ -3,14 +3,13 @@ import {
   attachReport,
   LineSplitter,
   RecordErrorPolicy,
-  TfpipeError,
   utf16Advice,
   utf16Evidence,
   withPosition,
   type Positioned,
-  type RecordErrorOptions,
   type SourceFactory,
-} from '@tfpipe/core';
+} from '@tfpipe/core/plugin';
+import { TfpipeError, type RecordErrorOptions } from '@tfpipe/core';
 
 /** One row: a JSON object from one line. Hand it to `buildExamples` to make Examples. */
 export type JsonRow = Record<string, unknown>;

@@ -1,4 +1,5 @@
-import { countRecords, expandPaths } from '@tfpipe/sink-tfrecord';
+import { countRecords } from '@tfpipe/sink-tfrecord';
+import { expandPaths } from '@tfpipe/sink-tfrecord/internal';
 import type { Command } from '../command.js';
 import { requirePositionals } from '../flags.js';
 import { writeLine } from '../io.js';

@@ -1,5 +1,6 @@
 import { exampleToJsonText, isSequenceExample, sequenceExampleToJsonText, type Features } from '@tfpipe/core';
-import { expandPaths, readExamples } from '@tfpipe/sink-tfrecord';
+import { expandPaths } from '@tfpipe/sink-tfrecord/internal';
+import { readExamples } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
 import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
 import { writeLine } from '../io.js';

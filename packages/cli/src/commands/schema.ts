@@ -2,13 +2,8 @@ import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '@tfpipe/pipeline';
-import {
-  countRecords,
-  detectCompression,
-  expandPaths,
-  openRegularFile,
-  readExamples,
-} from '@tfpipe/sink-tfrecord';
+import { countRecords, detectCompression, readExamples } from '@tfpipe/sink-tfrecord';
+import { expandPaths, openRegularFile } from '@tfpipe/sink-tfrecord/internal';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import type { Command } from '../command.js';
 import { booleanFlag, choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { TfpipeError, reportOf, type PayloadType } from '@tfpipe/core';
+import { expandPaths } from '@tfpipe/sink-tfrecord/internal';
 import {
-  expandPaths,
   tfrecordSink,
   tfrecordSource,
   verifyTfrecord,

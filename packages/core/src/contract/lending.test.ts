@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fromArray, lendingSource, releasingSink, type LendingRow } from '../testing/index.js';
 import { batch, unbatch } from '../stages/batch.js';
-import { definePipeline } from '../stages/define-pipeline.js';
-import { pipeline, run } from '../stages/pipeline.js';
+import { definePipeline } from '../stages/run/define-pipeline.js';
+import { pipeline, run } from '../stages/run/pipeline.js';
 import {
   lendIfSafe,
   markLending,
   passRelease,
-  PASSES_RELEASE,
-  RELEASE,
+  STAGE_PASSES_RELEASE,
+  RELEASE_HOOK,
   releaseRecord,
   withRelease,
 } from './lending.js';
@@ -23,7 +23,7 @@ describe('buffer lending', () => {
     const row = withRelease({ a: 1 }, () => calls.push('released'));
     expect(Object.keys(row)).toEqual(['a']);
     expect(JSON.stringify(row)).toBe('{"a":1}');
-    expect(RELEASE in { ...row }).toBe(false);
+    expect(RELEASE_HOOK in { ...row }).toBe(false);
     releaseRecord(row);
     expect(calls).toEqual(['released']);
     // No hook, or not an object: nothing to do.
@@ -40,12 +40,12 @@ describe('buffer lending', () => {
     );
     releaseRecord(made);
     expect(calls).toEqual([1]);
-    expect(RELEASE in passRelease({ a: 1 }, { b: 2 })).toBe(false);
-    expect(RELEASE in passRelease(undefined, { b: 2 })).toBe(false);
+    expect(RELEASE_HOOK in passRelease({ a: 1 }, { b: 2 })).toBe(false);
+    expect(RELEASE_HOOK in passRelease(undefined, { b: 2 })).toBe(false);
   });
 
   it('switches lending on only when the source lends, every stage passes releases and the sink releases', () => {
-    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), PASSES_RELEASE);
+    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), STAGE_PASSES_RELEASE);
     const cases: [string, boolean, () => boolean][] = [
       ['all marked', true, () => lendIfSafe(lendingSource(1).stream, [marked(), marked()], releasingSink())],
       ['no stages', true, () => lendIfSafe(lendingSource(1).stream, [], releasingSink())],

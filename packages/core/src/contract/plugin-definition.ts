@@ -9,6 +9,7 @@
  * ArkType implement. A change here is a breaking change.
  */
 import type { Reporter } from './plugin-contract.js';
+import { PLUGIN_SPECIFICATION_VERSION } from './plugin-specification.js';
 import type { Example, PayloadType, SequenceExample } from '../model/example.js';
 
 /**
@@ -177,6 +178,12 @@ export interface OpenedSource<Row> {
 export interface SourcePluginDefinition<Options = unknown, Row = unknown> {
   /** `'source'`. */
   readonly kind: 'source';
+  /**
+   * The version of this plugin contract the plugin was written for; a host refuses a newer one
+   * (see `checkPluginSpecification`). `defineSourcePlugin` / `defineSinkPlugin` fill it in.
+   * @default PLUGIN_SPECIFICATION_VERSION (1)
+   */
+  readonly specificationVersion?: number;
   /** The package name config files use, e.g. `'@tfpipe/source-csv'`. */
   readonly name: string;
   /** One line for `tfpipe run --dry-run` and error messages. */
@@ -204,6 +211,12 @@ export interface SourcePluginDefinition<Options = unknown, Row = unknown> {
 export interface SinkPluginDefinition<Options = unknown> {
   /** `'sink'`. */
   readonly kind: 'sink';
+  /**
+   * The version of this plugin contract the plugin was written for; a host refuses a newer one
+   * (see `checkPluginSpecification`). `defineSourcePlugin` / `defineSinkPlugin` fill it in.
+   * @default PLUGIN_SPECIFICATION_VERSION (1)
+   */
+  readonly specificationVersion?: number;
   /** The package name config files use, e.g. `'@tfpipe/sink-tfrecord'`. */
   readonly name: string;
   /** One line for `tfpipe run --dry-run` and error messages. */
@@ -227,18 +240,25 @@ export interface SinkPluginDefinition<Options = unknown> {
 export type PluginDefinition = SourcePluginDefinition<unknown, unknown> | SinkPluginDefinition<unknown>;
 
 /**
- * Identity helpers that type-check a definition in place (options typed from the schema):
- * `export const plugin = defineSourcePlugin({ ... })`.
+ * Type-checks a definition in place (options typed from the schema) and stamps it with the plugin
+ * specification version it was written for: `export const plugin = defineSourcePlugin({ ... })`.
+ * A `specificationVersion` given in the definition is kept.
  */
 export function defineSourcePlugin<Options, Row>(
   definition: SourcePluginDefinition<Options, Row>,
-): SourcePluginDefinition<Options, Row> {
-  return definition;
+): SourcePluginDefinition<Options, Row> & { readonly specificationVersion: number } {
+  return {
+    ...definition,
+    specificationVersion: definition.specificationVersion ?? PLUGIN_SPECIFICATION_VERSION,
+  };
 }
 
 /** See {@link defineSourcePlugin}. */
 export function defineSinkPlugin<Options>(
   definition: SinkPluginDefinition<Options>,
-): SinkPluginDefinition<Options> {
-  return definition;
+): SinkPluginDefinition<Options> & { readonly specificationVersion: number } {
+  return {
+    ...definition,
+    specificationVersion: definition.specificationVersion ?? PLUGIN_SPECIFICATION_VERSION,
+  };
 }

@@ -6,7 +6,7 @@ import { collect } from '../testing/collect.js';
 import { fromArray } from '../testing/from-array.js';
 import { batch, unbatch } from './batch.js';
 import { buildExamples } from './build-examples.js';
-import { run } from './pipeline.js';
+import { run } from './run/pipeline.js';
 
 const rows = (count: number): { id: string }[] =>
   Array.from({ length: count }, (_, index) =>

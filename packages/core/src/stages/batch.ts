@@ -1,4 +1,4 @@
-import { markLending, PASSES_RELEASE } from '../contract/lending.js';
+import { markLending, STAGE_PASSES_RELEASE } from '../contract/lending.js';
 import { attachReport } from '../contract/plugin-contract.js';
 import type { Reporter } from '../contract/plugin-contract.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
@@ -43,7 +43,7 @@ export function batch<T>(size: number): TransformStream<T, T[]> & Reporter {
   // It keeps no record it has passed on: lent buffers may go through it.
   return markLending(
     attachReport(stream, () => ({ stage: 'batch', records })),
-    PASSES_RELEASE,
+    STAGE_PASSES_RELEASE,
   );
 }
 
@@ -66,7 +66,7 @@ export function unbatch<T>(): TransformStream<T | Batch<T>, T> & Reporter {
   });
   return markLending(
     attachReport(stream, () => ({ stage: 'unbatch', records })),
-    PASSES_RELEASE,
+    STAGE_PASSES_RELEASE,
   );
 }
 

@@ -5,10 +5,10 @@ import { decodeExample } from '../codec/decode-example.js';
 import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Example } from '../model/example.js';
 import { collect, fromArray } from '../testing/index.js';
-import { buildExamples, exampleEncoder } from './build-examples.js';
+import { buildExamples, compileCellEncoder } from './build-examples.js';
 import { EncodedExample } from '../codec/encoded-example.js';
 import type { BuildExamplesOptions } from './build-examples.js';
-import type { ExampleSpec } from './example-spec.js';
+import type { ExampleSpec } from './spec/example-spec.js';
 
 const hex = (bytes: Uint8Array): string =>
   Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -147,7 +147,7 @@ describe('buildExamples', () => {
   });
 });
 
-describe('exampleEncoder', () => {
+describe('compileCellEncoder', () => {
   const spec = { age: 'int64', name: 'bytes', score: 'float', tags: { kind: 'bytes', split: '|' } } as const;
   const names = Object.keys(spec);
   const rows: Record<string, unknown>[] = [
@@ -159,7 +159,7 @@ describe('exampleEncoder', () => {
   ];
 
   it('writes the bytes buildExamples writes for the same cells, directly when it can', async () => {
-    const encode = exampleEncoder(spec);
+    const encode = compileCellEncoder(spec);
     const want = await build(rows, spec);
     const got = rows.map((row) => encode(names.map((name) => row[name])));
     expect(got.map((example) => encodeExample(example))).toEqual(
@@ -170,7 +170,7 @@ describe('exampleEncoder', () => {
 
   it('takes cells in the order of [name, entry] pairs, where an object would list integer-like names first', () => {
     const cells = ['x', 5];
-    const paired = exampleEncoder([
+    const paired = compileCellEncoder([
       ['b', 'bytes'],
       ['1', 'int64'],
     ]);
@@ -180,7 +180,7 @@ describe('exampleEncoder', () => {
     });
     // The same spec as an object wants the cells as Object.keys lists them: '1' first.
     expect(Object.keys({ b: 'bytes', 1: 'int64' })).toEqual(['1', 'b']);
-    expect(() => exampleEncoder({ b: 'bytes', 1: 'int64' })(cells)).toThrow(/not a decimal integer/);
+    expect(() => compileCellEncoder({ b: 'bytes', 1: 'int64' })(cells)).toThrow(/not a decimal integer/);
     for (const bad of [
       [
         ['a', 'bytes'],
@@ -191,7 +191,7 @@ describe('exampleEncoder', () => {
     ]) {
       let code: string | undefined;
       try {
-        exampleEncoder(bad as never);
+        compileCellEncoder(bad as never);
       } catch (error) {
         code = TfpipeError.is(error) ? error.code : 'not a TfpipeError';
       }
@@ -200,7 +200,7 @@ describe('exampleEncoder', () => {
   });
 
   it('keeps the position on both paths, and throws an unpositioned cell error', () => {
-    const encode = exampleEncoder(spec, { stage: 'mySource' });
+    const encode = compileCellEncoder(spec, { stage: 'mySource' });
     const position = { file: 'a.csv', line: 3, row: 2 };
     expect(positionOf(encode([1, 'x', 1, undefined], position))).toEqual(position);
     const feature = { kind: 'int64', value: [1n] };

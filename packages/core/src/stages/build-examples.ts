@@ -5,13 +5,13 @@ import { TfpipeError } from '../errors/tfpipe-error.js';
 import type { Position } from '../errors/tfpipe-error.js';
 import type { Feature } from '../model/feature.js';
 import type { Example } from '../model/example.js';
-import { cellError } from './cell-context.js';
-import { compileDefault, compileEntry } from './compile-feature.js';
-import type { CompiledEntry } from './compile-feature.js';
-import { compileCellReader } from './cell-reader.js';
-import type { ReadFailure } from './cell-reader.js';
-import { RowEncoder } from './row-encoder.js';
-import type { CheckedSpec, ExampleSpec, FeatureEntry, MissingPolicy } from './example-spec.js';
+import { cellError } from './spec/cell-context.js';
+import { compileDefault, compileEntry } from './spec/compile-feature.js';
+import type { CompiledEntry } from './spec/compile-feature.js';
+import { compileCellReader } from './spec/cell-reader.js';
+import type { ReadFailure } from './spec/cell-reader.js';
+import { RowEncoder } from './row-encoder/row-encoder.js';
+import type { CheckedSpec, ExampleSpec, FeatureEntry, MissingPolicy } from './spec/example-spec.js';
 
 /** Options of {@link buildExamples}. */
 export interface BuildExamplesOptions extends RecordErrorOptions {
@@ -113,7 +113,7 @@ export function compileExampleSpec(
 }
 
 /**
- * A spec as `[name, entry]` pairs, for {@link exampleEncoder} callers whose cells come in an order of
+ * A spec as `[name, entry]` pairs, for {@link compileCellEncoder} callers whose cells come in an order of
  * their own (a file's columns): an object's keys come integer-like names first (`{ b, 1 }` lists `1`
  * first), pairs keep the order given.
  */
@@ -138,7 +138,7 @@ function specEntries(spec: ExampleSpec<object> | ExampleSpecEntries, stage: stri
 }
 
 /**
- * Encodes one row given as its cells, in the spec's feature order (see {@link exampleEncoder}); the
+ * Encodes one row given as its cells, in the spec's feature order (see {@link compileCellEncoder}); the
  * Example carries `position` (read with `positionOf`) when it is given.
  */
 export type CellEncoder = (cells: readonly unknown[], position?: Position) => Example;
@@ -157,15 +157,15 @@ export type CellEncoder = (cells: readonly unknown[], position?: Position) => Ex
  *   the caller knows where the row came from)
  * @example
  * ```ts
- * const encode = exampleEncoder({ age: 'int64', name: 'bytes' });
+ * const encode = compileCellEncoder({ age: 'int64', name: 'bytes' });
  * const example = encode([42, 'Ada']);
  * ```
  */
-export function exampleEncoder(
+export function compileCellEncoder(
   spec: ExampleSpec<object> | ExampleSpecEntries,
   options: Pick<BuildExamplesOptions, 'missing'> & { readonly stage?: string } = {},
 ): CellEncoder {
-  const plan = compileRowPlan(spec, options, options.stage ?? 'exampleEncoder');
+  const plan = compileRowPlan(spec, options, options.stage ?? 'compileCellEncoder');
   const { encoder } = plan;
   const count = plan.entries.length;
   return (cells, position) => {

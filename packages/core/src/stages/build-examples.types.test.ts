@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildExamples } from './build-examples.js';
 import { buildSequenceExamples } from './build-sequence-examples.js';
-import { pipeline } from './pipeline.js';
+import { pipeline } from './run/pipeline.js';
 import type { Example } from '../model/example.js';
 
 // These tests are about compile errors: `pnpm exec tsc --noEmit` checks every `@ts-expect-error`

@@ -6,10 +6,10 @@ import type { Feature } from '../model/feature.js';
 import type { SequenceExample } from '../model/example.js';
 import type { BuildExamplesOptions } from './build-examples.js';
 import { compileExampleSpec, positionRowError } from './build-examples.js';
-import { cellError, preview } from './cell-context.js';
-import { compileDefault, compileEntry } from './compile-feature.js';
-import type { CompiledEntry } from './compile-feature.js';
-import type { CheckedSpec, ExampleSpec } from './example-spec.js';
+import { cellError, preview } from './spec/cell-context.js';
+import { compileDefault, compileEntry } from './spec/compile-feature.js';
+import type { CompiledEntry } from './spec/compile-feature.js';
+import type { CheckedSpec, ExampleSpec } from './spec/example-spec.js';
 
 /** An untyped SequenceExample spec, as a config file holds it. */
 export interface SequenceSpec<Row = Record<string, unknown>> {

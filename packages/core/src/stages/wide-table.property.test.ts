@@ -5,7 +5,7 @@ import { collect, fromArray } from '../testing/index.js';
 import { expectedFeatures, protobufjsFeatures, randomTable } from '../testing/index.js';
 import type { Table, TableCell } from '../testing/index.js';
 import { buildExamples } from './build-examples.js';
-import type { ExampleSpec } from './example-spec.js';
+import type { ExampleSpec } from './spec/example-spec.js';
 
 // Widths across the whole range, the edges of the generated writer (256 features) and of the
 // scalar slots included, mixed kinds, as row objects. RELIABILITY_FULL=1 runs 10x more cases.

@@ -1,4 +1,10 @@
-import { lendingSwitch, markLending, releaseRecord, RELEASES, withRelease } from '../contract/lending.js';
+import {
+  lendingSwitch,
+  markLending,
+  releaseRecord,
+  SINK_RELEASES,
+  withRelease,
+} from '../contract/lending.js';
 
 /** A row of {@link lendingSource}. */
 export interface LendingRow {
@@ -47,5 +53,5 @@ export function releasingSink(seen: number[] = []): WritableStream<LendingRow | 
       }
     },
   });
-  return markLending(sink, RELEASES);
+  return markLending(sink, SINK_RELEASES);
 }

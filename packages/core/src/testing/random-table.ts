@@ -1,5 +1,5 @@
-import { seededRandom } from '../stages/seeded-random.js';
-import type { SeededRandom } from '../stages/seeded-random.js';
+import { seededRandom } from '../stages/sampling/seeded-random.js';
+import type { SeededRandom } from '../stages/sampling/seeded-random.js';
 
 /** The feature kind of a {@link TableColumn}. */
 export type TableKind = 'int64' | 'float' | 'bytes';

@@ -1,4 +1,5 @@
-import { TfpipeError, type StandardSchemaV1 } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import type { StandardSchemaV1 } from '@tfpipe/core/plugin';
 
 /** `sink.options.shards`, `transforms[0].filter`: a path as a user reads it. */
 export function formatPath(path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): string {

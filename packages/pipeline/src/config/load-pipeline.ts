@@ -1,15 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import {
-  filterRows,
-  mapRows,
-  sampleRows,
-  take,
-  TfpipeError,
-  type PluginContext,
-  type SinkPluginDefinition,
-  type SourcePluginDefinition,
-} from '@tfpipe/core';
+import { filterRows, mapRows, sampleRows, take, TfpipeError } from '@tfpipe/core';
+import type { PluginContext, SinkPluginDefinition, SourcePluginDefinition } from '@tfpipe/core/plugin';
 import { splitAssigner, type SplitAssigner } from '../stages/assign-split.js';
 import { rowExpression } from '../stages/row-expression.js';
 import { validateWith } from './format-issues.js';

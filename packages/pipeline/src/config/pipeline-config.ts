@@ -1,4 +1,5 @@
-import type { FeatureSpec, SinkPluginDefinition, SourcePluginDefinition, ValueKind } from '@tfpipe/core';
+import type { FeatureSpec, ValueKind } from '@tfpipe/core';
+import type { SinkPluginDefinition, SourcePluginDefinition } from '@tfpipe/core/plugin';
 import type { ColumnSplitOptions, HashSplitOptions } from '../stages/assign-split.js';
 
 /** A plugin and its options: `{ plugin: '@tfpipe/source-csv', options: { path: 'a.csv' } }`. */

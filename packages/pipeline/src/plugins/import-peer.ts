@@ -1,5 +1,6 @@
 import { TfpipeError } from '@tfpipe/core';
 import type * as SinkTfrecord from '@tfpipe/sink-tfrecord';
+import type * as SinkTfrecordInternal from '@tfpipe/sink-tfrecord/internal';
 
 /** The optional peer packages a pipeline loads only when it names them (or a stage needs them). */
 export type PeerPackage =
@@ -37,6 +38,15 @@ export async function importPeer<Module>(
 }
 
 /** The TFRecord package, for the full shuffle's spill files, the JSON Lines source and staging names. */
-export function importSinkTfrecord(neededBy: string): Promise<typeof SinkTfrecord> {
-  return importPeer('@tfpipe/sink-tfrecord', () => import('@tfpipe/sink-tfrecord'), neededBy);
+export function importSinkTfrecord(
+  neededBy: string,
+): Promise<typeof SinkTfrecord & typeof SinkTfrecordInternal> {
+  return importPeer(
+    '@tfpipe/sink-tfrecord',
+    async () => ({
+      ...(await import('@tfpipe/sink-tfrecord')),
+      ...(await import('@tfpipe/sink-tfrecord/internal')),
+    }),
+    neededBy,
+  );
 }

@@ -1,4 +1,5 @@
-import { defineSourcePlugin, type Example, type SequenceExample } from '@tfpipe/core';
+import { defineSourcePlugin } from '@tfpipe/core/plugin';
+import type { Example, SequenceExample } from '@tfpipe/core';
 import { z } from 'zod';
 import { jsonLinesSource } from './jsonl-source.js';
 

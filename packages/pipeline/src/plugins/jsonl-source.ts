@@ -1,19 +1,21 @@
 import type { FileHandle } from 'node:fs/promises';
 import {
   attachReport,
-  exampleFromJson,
   LineSplitter,
   RecordErrorPolicy,
+  withPosition,
+  type Reporter,
+  utf16Advice,
+  utf16Evidence,
+} from '@tfpipe/core/plugin';
+import {
+  exampleFromJson,
   sequenceExampleFromJson,
   TfpipeError,
-  withPosition,
   type Example,
   type PayloadType,
   type RecordErrorOptions,
-  type Reporter,
   type SequenceExample,
-  utf16Advice,
-  utf16Evidence,
 } from '@tfpipe/core';
 import { importSinkTfrecord } from './import-peer.js';
 

@@ -2,12 +2,13 @@ import { createRequire } from 'node:module';
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { TfpipeError } from '@tfpipe/core';
 import {
-  TfpipeError,
+  checkPluginSpecification,
   type PluginDefinition,
   type SinkPluginDefinition,
   type SourcePluginDefinition,
-} from '@tfpipe/core';
+} from '@tfpipe/core/plugin';
 import { isMissingPackage } from './import-peer.js';
 import { jsonLinesPlugin } from './jsonl-plugin.js';
 
@@ -106,7 +107,10 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
   file: string | undefined,
 ): Promise<Kind extends 'source' ? SourcePluginDefinition : SinkPluginDefinition> {
   if (typeof plugin !== 'string') {
-    if (isDefinition(plugin, kind)) return plugin as never;
+    if (isDefinition(plugin, kind)) {
+      checkPluginSpecification(plugin, { field, file });
+      return plugin as never;
+    }
     throw unknownPlugin(
       String(plugin),
       field,
@@ -142,5 +146,6 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
       `the package exports no ${kind} plugin (export const plugin = { kind: '${kind}', … })`,
     );
   }
+  checkPluginSpecification(found, { field, file });
   return found as never;
 }

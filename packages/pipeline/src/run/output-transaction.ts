@@ -1,6 +1,7 @@
 import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TfpipeError, type DeferredOutput } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import type { DeferredOutput } from '@tfpipe/core/plugin';
 import { importSinkTfrecord } from '../plugins/import-peer.js';
 
 const STAGE = 'run';

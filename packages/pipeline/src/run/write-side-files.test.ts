@@ -1,15 +1,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  bytes,
-  defineSourcePlugin,
-  example,
-  int64,
-  type Example,
-  type SideFile,
-  type StandardSchemaV1,
-} from '@tfpipe/core';
+import { bytes, example, int64, type Example } from '@tfpipe/core';
+import { defineSourcePlugin, type SideFile, type StandardSchemaV1 } from '@tfpipe/core/plugin';
 import { fromArray } from '@tfpipe/core/testing';
 import { readExamples } from '@tfpipe/sink-tfrecord';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

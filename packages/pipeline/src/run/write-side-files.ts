@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TfpipeError, type OpenedSource } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import type { OpenedSource } from '@tfpipe/core/plugin';
 import { importSinkTfrecord } from '../plugins/import-peer.js';
 
 const STAGE = 'run';

@@ -1,4 +1,5 @@
-import { batch, markLending, PASSES_RELEASE, pipeline, RELEASES, shuffleBuffer, unbatch } from '@tfpipe/core';
+import { batch, pipeline, shuffleBuffer, unbatch } from '@tfpipe/core';
+import { markLending, SINK_RELEASES, STAGE_PASSES_RELEASE } from '@tfpipe/core/internal';
 import { lendingSource, releasingSink, type LendingRow } from '@tfpipe/core/testing';
 import { describe, expect, it } from 'vitest';
 import { chainWritable } from './chain-writable.js';
@@ -9,10 +10,10 @@ const passThrough = (): TransformStream<Row, Row> => new TransformStream<Row, Ro
 
 describe('chainWritable and buffer lending', () => {
   it('lends through chainWritable when its stages pass releases on and its sink releases', async () => {
-    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), PASSES_RELEASE);
-    expect(RELEASES in chainWritable([marked(), marked()], releasingSink())).toBe(true);
-    expect(RELEASES in chainWritable([marked(), passThrough()], releasingSink())).toBe(false);
-    expect(RELEASES in chainWritable([marked()], new WritableStream())).toBe(false);
+    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), STAGE_PASSES_RELEASE);
+    expect(SINK_RELEASES in chainWritable([marked(), marked()], releasingSink())).toBe(true);
+    expect(SINK_RELEASES in chainWritable([marked(), passThrough()], releasingSink())).toBe(false);
+    expect(SINK_RELEASES in chainWritable([marked()], new WritableStream())).toBe(false);
 
     const { stream, released, switched } = lendingSource(12);
     const seen: number[] = [];

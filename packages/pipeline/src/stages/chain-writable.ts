@@ -1,11 +1,13 @@
-import { attachReport, markLending, releasesThrough, RELEASES, reportOf, type Reporter } from '@tfpipe/core';
+import { reportOf } from '@tfpipe/core';
+import { markLending, releasesThrough, SINK_RELEASES } from '@tfpipe/core/internal';
+import { attachReport, type Reporter } from '@tfpipe/core/plugin';
 import { mergeReports } from './merge-reports.js';
 
 /**
  * Stages and a sink as one `WritableStream`: writing to it writes into the first stage, and it
  * closes only when the sink has closed (everything flushed and finalised). An error anywhere
  * errors it; aborting it aborts the chain (the sink removes its temporaries). Its report merges
- * the stages' and the sink's reports (the sink's records, bytes and shards). It is marked `RELEASES`
+ * the stages' and the sink's reports (the sink's records, bytes and shards). It is marked `SINK_RELEASES`
  * (see *Buffer lending*) when every stage passes releases on and the sink releases records.
  */
 export function chainWritable<In>(
@@ -60,7 +62,7 @@ export function chainWritable<In>(
       await done.catch(() => undefined);
     },
   });
-  return attachReport(releasesThrough(stages, sink) ? markLending(stream, RELEASES) : stream, report);
+  return attachReport(releasesThrough(stages, sink) ? markLending(stream, SINK_RELEASES) : stream, report);
 }
 
 /** Streams reject with any value; rethrow errors as they are and wrap the rest. */

@@ -1,15 +1,14 @@
 import { mkdtemp, open, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { attachReport, type Reporter } from '@tfpipe/core/plugin';
 import {
-  attachReport,
   encodeExample,
   encodeSequenceExample,
   isSequenceExample,
   seededRandom,
   TfpipeError,
   type Example,
-  type Reporter,
   type SequenceExample,
 } from '@tfpipe/core';
 import { importSinkTfrecord } from '../plugins/import-peer.js';

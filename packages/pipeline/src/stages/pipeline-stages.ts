@@ -5,23 +5,20 @@ import {
   decodeSequenceExample,
   floatList,
   int64List,
-  isFeatureValue,
   isSequenceExample,
   mapRows,
-  markLending,
   parseExamples,
-  PASSES_RELEASE,
   shuffleBuffer,
   TfpipeError,
-  withPosition,
   positionOf,
   type Example,
   type Feature,
   type FeatureStatsCollector,
-  type OpenedSource,
   type PayloadType,
   type SequenceExample,
 } from '@tfpipe/core';
+import { isFeatureValue, markLending, STAGE_PASSES_RELEASE } from '@tfpipe/core/internal';
+import { withPosition, type OpenedSource } from '@tfpipe/core/plugin';
 import type { LoadedPipeline } from '../config/load-pipeline.js';
 import { externalShuffle } from './external-shuffle.js';
 
@@ -93,7 +90,7 @@ export function exampleStage(loaded: LoadedPipeline, opened: OpenedSource<unknow
 
 /**
  * Passes records through, adding each to `collector` (payloads are decoded for it). It reads only
- * lengths and keys (copied), so it is marked `PASSES_RELEASE`: lent records stay lent through it.
+ * lengths and keys (copied), so it is marked `STAGE_PASSES_RELEASE`: lent records stay lent through it.
  */
 export function statsTap(collector: FeatureStatsCollector, payloadType: PayloadType): Stage {
   const add = (record: unknown): void => {
@@ -115,7 +112,7 @@ export function statsTap(collector: FeatureStatsCollector, payloadType: PayloadT
       controller.enqueue(chunk);
     },
   });
-  return markLending(stage, PASSES_RELEASE);
+  return markLending(stage, STAGE_PASSES_RELEASE);
 }
 
 /** Parses `"256M"`-style sizes (binary units) or passes a number through. */

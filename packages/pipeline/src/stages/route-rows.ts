@@ -1,11 +1,5 @@
-import {
-  attachReport,
-  RecordErrorPolicy,
-  reportOf,
-  type RecordErrorOptions,
-  type Reporter,
-  type ShardSummary,
-} from '@tfpipe/core';
+import { reportOf, type RecordErrorOptions, type ShardSummary } from '@tfpipe/core';
+import { attachReport, RecordErrorPolicy, type Reporter } from '@tfpipe/core/plugin';
 import { mergeReports } from './merge-reports.js';
 
 /** Options of {@link routeRows}. */

@@ -1,4 +1,5 @@
-import { filterRows, type Reporter } from '@tfpipe/core';
+import { filterRows } from '@tfpipe/core';
+import type { Reporter } from '@tfpipe/core/plugin';
 import { parseRowExpression } from './row-expression-parser.js';
 import type { ExpressionLiteral, ExpressionNode } from './row-expression-parser.js';
 import { rowValue } from './row-value.js';

@@ -1,4 +1,4 @@
-import { isFeatureValue } from '@tfpipe/core';
+import { isFeatureValue } from '@tfpipe/core/internal';
 
 const decoder = new TextDecoder('utf-8');
 

@@ -1,6 +1,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { listDirectory, TfpipeError, usableName } from '@tfpipe/core';
+import { listDirectory, usableName } from '@tfpipe/core/plugin';
+import { TfpipeError } from '@tfpipe/core';
 import { compareNames, labelMapFromNames } from '../label-map.js';
 import { emptyInputError } from './empty-input.js';
 import type { ImageInput, ImageTask } from './image-task.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { crc32c } from '@tfpipe/sink-tfrecord/web';
+import { crc32c } from '@tfpipe/sink-tfrecord/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
 import { FILE_TOO_LARGE, NOT_A_FILE, readImageFileHere } from './read-image-file-here.js';

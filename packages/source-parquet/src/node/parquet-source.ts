@@ -1,5 +1,5 @@
 import { TfpipeError } from '@tfpipe/core';
-import type { Positioned, Reporter } from '@tfpipe/core';
+import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import type { AsyncBuffer } from 'hyparquet';
 import { createParquetSource } from '../create-parquet-source.js';
 import type { ParquetChunk, ParquetRow } from '../create-parquet-source.js';

@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
-import { checkReplacedName, expandGlob, isGlob, listDirectory, TfpipeError, usableName } from '@tfpipe/core';
+import { checkReplacedName, expandGlob, isGlob, listDirectory, usableName } from '@tfpipe/core/plugin';
+import { TfpipeError } from '@tfpipe/core';
 
 const STAGE = 'parquetSource';
 const fileSystem = { readdir, stat };

@@ -1,5 +1,5 @@
 import { TfpipeError } from '@tfpipe/core';
-import type { Positioned, Reporter } from '@tfpipe/core';
+import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import type { AsyncBuffer } from 'hyparquet';
 import { asyncBufferFromBlob, isAsyncBuffer, isBlob } from '../blob-async-buffer.js';
 import { createParquetSource } from '../create-parquet-source.js';

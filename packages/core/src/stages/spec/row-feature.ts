@@ -1,4 +1,4 @@
-import type { Feature } from '../model/feature.js';
+import type { Feature } from '../../model/feature.js';
 
 /** True for a `Feature` object (`{ kind, value }` with a known kind). */
 export function isFeatureValue(value: unknown): value is Feature {

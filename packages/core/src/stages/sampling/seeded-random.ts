@@ -1,4 +1,4 @@
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
 
 /** A seeded source of uniform random numbers. */
 export interface SeededRandom {

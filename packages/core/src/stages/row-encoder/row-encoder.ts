@@ -1,6 +1,6 @@
-import { EncodedExample, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from '../codec/encoded-example.js';
-import { compareBytes, keyBytes } from '../codec/feature-keys.js';
-import { varintSize, writeInt64Varint, writeVarint } from '../codec/varint.js';
+import { EncodedExample, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from '../../codec/encoded-example.js';
+import { compareBytes, keyBytes } from '../../codec/feature-keys.js';
+import { varintSize, writeInt64Varint, writeVarint } from '../../codec/varint.js';
 import {
   bigSize,
   copy,
@@ -11,10 +11,10 @@ import {
   writeNegative,
   type Template,
 } from './row-encoder-bytes.js';
-import type { Position } from '../errors/tfpipe-error.js';
-import type { Feature } from '../model/feature.js';
-import type { CompiledEntry } from './compile-feature.js';
-import { BYTES, FLOAT, INT64, RowSlots } from './row-cells.js';
+import type { Position } from '../../errors/tfpipe-error.js';
+import type { Feature } from '../../model/feature.js';
+import type { CompiledEntry } from '../spec/compile-feature.js';
+import { BYTES, FLOAT, INT64, RowSlots } from '../spec/row-cells.js';
 import { generateRowWriter, type GeneratedRowWriter, type RowChunk } from './row-encoder-codegen.js';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;

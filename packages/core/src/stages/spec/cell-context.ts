@@ -1,5 +1,5 @@
-import { TfpipeError } from '../errors/tfpipe-error.js';
-import type { TfpipeErrorCode } from '../errors/tfpipe-error.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
+import type { TfpipeErrorCode } from '../../errors/tfpipe-error.js';
 
 /** What a coercer needs to know to convert a cell and to say where a bad one came from. */
 export interface CellContext {

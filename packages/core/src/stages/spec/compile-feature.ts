@@ -1,5 +1,5 @@
-import { TfpipeError } from '../errors/tfpipe-error.js';
-import type { Feature } from '../model/feature.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
+import type { Feature } from '../../model/feature.js';
 import type { CellContext } from './cell-context.js';
 import { cellError } from './cell-context.js';
 import { cellCoercer } from './coerce-cell.js';

@@ -1,8 +1,8 @@
 /** Byte-level helpers of the direct row encoder: templates, sizes, copies, varints. */
-import { encodeExample } from '../codec/encode-example.js';
-import { varintSize, writeVarint, writeVarint64 } from '../codec/varint.js';
-import type { Feature } from '../model/feature.js';
-import type { RowSlots } from './row-cells.js';
+import { encodeExample } from '../../codec/encode-example.js';
+import { varintSize, writeVarint, writeVarint64 } from '../../codec/varint.js';
+import type { Feature } from '../../model/feature.js';
+import type { RowSlots } from '../spec/row-cells.js';
 
 /** Precomputed bytes, also as little-endian 32-bit words for a faster copy. */
 export interface Template {

@@ -1,24 +1,19 @@
 import {
   decodeExample,
   decodeSequenceExample,
-  encodeInto,
-  encodedLength,
   type DecodeOptions,
   type Example,
   type SequenceExample,
 } from '@tfpipe/core';
+import { encodeInto, encodedLength } from '@tfpipe/core/internal';
 
 /** The part of core's codec this package uses. */
-export interface CoreCodec {
+export interface ExampleCodec {
   encodedLength(value: Example | SequenceExample): number;
   encodeInto(value: Example | SequenceExample, target: Uint8Array, offset: number): number;
   decodeExample(bytes: Uint8Array, options?: DecodeOptions): Example;
   decodeSequenceExample(bytes: Uint8Array, options?: DecodeOptions): SequenceExample;
 }
 
-const CODEC: CoreCodec = { encodedLength, encodeInto, decodeExample, decodeSequenceExample };
-
 /** Core's codec (the direct encoder writes straight into the sink's buffer). */
-export function coreCodec(_stage: string): CoreCodec {
-  return CODEC;
-}
+export const exampleCodec: ExampleCodec = { encodedLength, encodeInto, decodeExample, decodeSequenceExample };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
 import type { CellContext } from './cell-context.js';
 import { cellCoercer } from './coerce-cell.js';
 

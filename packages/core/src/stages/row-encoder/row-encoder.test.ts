@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EncodedExample, ENCODED } from '../codec/encoded-example.js';
-import { decodeExample } from '../codec/decode-example.js';
-import { encodeExample, encodeInto, encodedLength } from '../codec/encode-example.js';
-import { tfProto } from '../codec/tf-proto.js';
-import { TfpipeError } from '../errors/tfpipe-error.js';
-import type { Example } from '../model/example.js';
-import { collect, fromArray } from '../testing/index.js';
-import { buildExamples, compileExampleSpec, exampleEncoder } from './build-examples.js';
-import type { ExampleSpec, FeatureEntry } from './example-spec.js';
+import { EncodedExample, ENCODED } from '../../codec/encoded-example.js';
+import { decodeExample } from '../../codec/decode-example.js';
+import { encodeExample, encodeInto, encodedLength } from '../../codec/encode-example.js';
+import { tfProto } from '../../codec/tf-proto.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
+import type { Example } from '../../model/example.js';
+import { collect, fromArray } from '../../testing/index.js';
+import { buildExamples, compileExampleSpec, compileCellEncoder } from '../build-examples.js';
+import type { ExampleSpec, FeatureEntry } from '../spec/example-spec.js';
 
 const hex = (bytes: Uint8Array): string =>
   Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -191,7 +191,7 @@ describe('a row wider than 256 features', () => {
     const cells = names.map((_, index) =>
       kinds[index] === 'float' ? index + 0.5 : kinds[index] === 'int64' ? -index * 1001 : `v${index}`,
     );
-    const encode = exampleEncoder(names.map((name, index) => [name, { kind: kinds[index]! }] as const));
+    const encode = compileCellEncoder(names.map((name, index) => [name, { kind: kinds[index]! }] as const));
     const example = encode(cells);
     expect(example).toBeInstanceOf(EncodedExample);
     const { Example: ExampleType } = tfProto();

@@ -1,4 +1,4 @@
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
 import { runStreams } from './run-streams.js';
 import type { RunOptions, RunSummary } from './run-summary.js';
 

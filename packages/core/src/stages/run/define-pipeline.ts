@@ -1,4 +1,4 @@
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
 import type { Fits, Pipeline } from './pipeline.js';
 import { createPipeline, isReadable, isTransform, isWritable } from './pipeline.js';
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { attachReport, positionOf, reportOf, withPosition } from '../contract/plugin-contract.js';
-import { TfpipeError } from '../errors/tfpipe-error.js';
-import type { Example } from '../model/example.js';
-import { fromArray, slowSink } from '../testing/index.js';
-import { buildExamples } from './build-examples.js';
+import { attachReport, positionOf, reportOf, withPosition } from '../../contract/plugin-contract.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
+import type { Example } from '../../model/example.js';
+import { fromArray, slowSink } from '../../testing/index.js';
+import { buildExamples } from '../build-examples.js';
 import { definePipeline } from './define-pipeline.js';
-import { filterRows } from './filter-rows.js';
-import { mapRows } from './map-rows.js';
+import { filterRows } from '../filter-rows.js';
+import { mapRows } from '../map-rows.js';
 import { pipeline, run } from './pipeline.js';
 import type { Progress } from './run-summary.js';
-import { take } from './take.js';
+import { take } from '../take.js';
 
 /** A source that records whether and why it was cancelled, like a file source releasing its handle. */
 function trackedSource<T>(rows: Iterable<T>): ReadableStream<T> & { cancelled: () => unknown } {

@@ -1,4 +1,4 @@
-import type { Feature } from '../model/feature.js';
+import type { Feature } from '../../model/feature.js';
 import { cellError, preview } from './cell-context.js';
 import type { CellContext } from './cell-context.js';
 import { bytesValue } from './coerce-bytes.js';

@@ -1,5 +1,5 @@
-import type { ShardSummary, StageReport } from '../contract/plugin-contract.js';
-import type { TfpipeError } from '../errors/tfpipe-error.js';
+import type { ShardSummary, StageReport } from '../../contract/plugin-contract.js';
+import type { TfpipeError } from '../../errors/tfpipe-error.js';
 
 /** What `run()` resolves with once the sink has closed. */
 export interface RunSummary {

@@ -1,7 +1,7 @@
-import { markLending, PASSES_RELEASE } from '../contract/lending.js';
-import { attachReport } from '../contract/plugin-contract.js';
-import type { Reporter } from '../contract/plugin-contract.js';
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { markLending, STAGE_PASSES_RELEASE } from '../../contract/lending.js';
+import { attachReport } from '../../contract/plugin-contract.js';
+import type { Reporter } from '../../contract/plugin-contract.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
 import { seededRandom } from './seeded-random.js';
 
 /** Options of {@link shuffleBuffer}. */
@@ -56,5 +56,5 @@ export function shuffleBuffer<T>(options: ShuffleBufferOptions): TransformStream
     },
   });
   // Records pass through as they are (release hooks with them), none is read once passed on.
-  return attachReport(markLending(stream, PASSES_RELEASE), () => ({ stage: 'shuffleBuffer', records }));
+  return attachReport(markLending(stream, STAGE_PASSES_RELEASE), () => ({ stage: 'shuffleBuffer', records }));
 }

@@ -1,6 +1,6 @@
-import { attachReport } from '../contract/plugin-contract.js';
-import type { Reporter } from '../contract/plugin-contract.js';
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { attachReport } from '../../contract/plugin-contract.js';
+import type { Reporter } from '../../contract/plugin-contract.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
 import { seededRandom } from './seeded-random.js';
 
 /** Options of {@link sampleRows}: give `count` or `fraction`. */

@@ -1,8 +1,8 @@
-import { lendIfSafe } from '../contract/lending.js';
-import { reportOf } from '../contract/plugin-contract.js';
-import type { StageReport } from '../contract/plugin-contract.js';
-import { TfpipeError } from '../errors/tfpipe-error.js';
-import { recordsIn } from './batch.js';
+import { lendIfSafe } from '../../contract/lending.js';
+import { reportOf } from '../../contract/plugin-contract.js';
+import type { StageReport } from '../../contract/plugin-contract.js';
+import { TfpipeError } from '../../errors/tfpipe-error.js';
+import { recordsIn } from '../batch.js';
 import type { Progress, RunOptions, RunSummary } from './run-summary.js';
 
 const STAGE = 'run';

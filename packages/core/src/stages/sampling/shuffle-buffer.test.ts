@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect, fromArray } from '../testing/index.js';
+import { collect, fromArray } from '../../testing/index.js';
 import { sampleRows } from './sample-rows.js';
 import { seededRandom } from './seeded-random.js';
 import { shuffleBuffer } from './shuffle-buffer.js';

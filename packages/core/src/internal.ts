@@ -1,0 +1,38 @@
+/**
+ * @module @tfpipe/core/internal
+ * The performance protocols tfpipe's own packages share: buffer lending, known CRC-32C spans, the
+ * frame room of directly encoded Examples, the cell encoder and exact fast number parsing.
+ *
+ * **No semver promise**: anything here may change or go in any release, minor and patch included.
+ * Pin `@tfpipe/core` exactly if you import it; pipeline users and plugin authors never need to.
+ */
+
+// Buffer lending: a source lends a record's memory and takes it back once the sink wrote it
+export {
+  RELEASE_HOOK,
+  STAGE_PASSES_RELEASE,
+  SINK_RELEASES,
+  withRelease,
+  releaseRecord,
+  passRelease,
+  markLending,
+  lendingSwitch,
+  releasesThrough,
+} from './contract/lending.js';
+
+// Known CRCs: a source that already computed a value's CRC-32C hands it to the sink
+export { withCrc32c, knownCrc32c, collectCrcSpans, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
+
+// The frame room: Examples written straight to wire bytes with room for their TFRecord frame
+export { EncodedExample, ENCODED, FRAME_TRAILER_BYTES } from './codec/encoded-example.js';
+export { encodedLength, encodeInto } from './codec/encode-example.js';
+export { copyBytes } from './codec/copy-bytes.js';
+export { compileCellEncoder } from './stages/build-examples.js';
+export type { CellEncoder, ExampleSpecEntries } from './stages/build-examples.js';
+
+// Exact fast number parsing, for sources with their own cell rules (CSV's Python spellings)
+export { plainDecimal } from './stages/spec/coerce-float.js';
+export { smallInteger } from './stages/spec/coerce-int64.js';
+
+// Row features, for the declarative pipeline's expressions (@tfpipe/pipeline)
+export { isFeatureValue } from './stages/spec/row-feature.js';

@@ -1,0 +1,16 @@
+/**
+ * @module @tfpipe/sink-tfrecord/internal
+ * What other tfpipe packages (the CLI, the benchmarks, tests) use of this package's machinery:
+ * path expansion, safe file opening, the temporary names of unfinished output, and the CRC-32C and
+ * single-record framing primitives.
+ *
+ * **No semver promise**: anything here may change or go in any release, minor and patch included.
+ */
+export { expandPaths } from './expand-paths.js';
+export { openRegularFile } from './open-regular-file.js';
+export type { OpenedFile } from './open-regular-file.js';
+export { temporaryPath, releaseTemporary, removeStaleTemporaries } from './shard-names.js';
+export type { StaleTemporaries } from './shard-names.js';
+export { compressionOfName } from './sink-options.js';
+export { crc32c } from './crc32c.js';
+export { frameRecord } from './frame-record.js';
