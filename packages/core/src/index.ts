@@ -137,7 +137,7 @@ export { take } from './stages/take.js';
 export { encodeExample, encodeSequenceExample, encodedLength, encodeInto } from './codec/encode-example.js';
 export { EncodedExample, ENCODED, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from './codec/encoded-example.js';
 export { copyBytes } from './codec/copy-bytes.js';
-export { withCrc32c, knownCrc32c, collectCrcSpans, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
+export { withCrc32c, knownCrc32c, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
 export {
   decodeExample,
   decodeSequenceExample,
