@@ -11,7 +11,12 @@ import {
 /** The part of core's codec this package uses. */
 export interface CoreCodec {
   encodedLength(value: Example | SequenceExample): number;
-  encodeInto(value: Example | SequenceExample, target: Uint8Array, offset: number): number;
+  encodeInto(
+    value: Example | SequenceExample,
+    target: Uint8Array,
+    offset: number,
+    crcSpans?: number[],
+  ): number;
   decodeExample(bytes: Uint8Array, options?: DecodeOptions): Example;
   decodeSequenceExample(bytes: Uint8Array, options?: DecodeOptions): SequenceExample;
 }

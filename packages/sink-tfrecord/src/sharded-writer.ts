@@ -2,7 +2,6 @@ import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DeferredOutput, RecordErrorPolicy } from '@tfpipe/core';
 import {
-  collectCrcSpans,
   EncodedExample,
   FeatureStatsCollector,
   TfpipeError,
@@ -16,7 +15,6 @@ import {
 } from '@tfpipe/core';
 import { coreCodec, type CoreCodec } from './core-codec.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
-import { KNOWN_SPANS } from './native-crc32c.js';
 import { writeError } from './io-error.js';
 import { buildManifest, manifestPath } from './manifest-writer.js';
 import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
@@ -61,20 +59,20 @@ export class ShardedWriter {
   readonly #summaries: ShardSummary[] = [];
   readonly #codec: CoreCodec = coreCodec(STAGE);
   /**
-   * One writer for every Example (no closure per record). It collects the spans of values whose
-   * CRC a source knew (core's `withCrc32c`), which the framing then does not read again
-   * (`crc32cKnowing`); they never outlive the record, even when encoding it fails.
+   * The spans of values whose CRC a source knew (core's `withCrc32c`) that encoding the current
+   * record found, `offset, length, crc` in the buffer: the framing then does not read them again
+   * (`crc32cKnowing`). They never outlive the record, even when encoding it fails.
    */
+  readonly #crcSpans: number[] = [];
+  /** One writer for every Example (no closure per record). */
   readonly #encode = (value: Example | SequenceExample, target: Uint8Array, offset: number): number => {
-    KNOWN_SPANS.length = 0;
-    collectCrcSpans(KNOWN_SPANS);
+    const crcSpans = this.#crcSpans;
+    crcSpans.length = 0;
     try {
-      return this.#codec.encodeInto(value, target, offset);
+      return this.#codec.encodeInto(value, target, offset, crcSpans);
     } catch (error) {
-      KNOWN_SPANS.length = 0;
+      crcSpans.length = 0;
       throw error;
-    } finally {
-      collectCrcSpans(undefined);
     }
   };
   #payloadType: PayloadType | undefined;
@@ -155,7 +153,7 @@ export class ShardedWriter {
               ? shard.tryAppendValue(length, record, writeBytes)
               : record instanceof EncodedExample && record.frameRoom
                 ? shard.tryAppendFramed(record.buffer, record.byteOffset, length)
-                : shard.tryAppendValue(length, record, this.#encode);
+                : shard.tryAppendValue(length, record, this.#encode, this.#crcSpans);
           if (appended) {
             this.#accepted(value);
             releaseRecord(record);
