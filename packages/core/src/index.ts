@@ -133,6 +133,10 @@ export { filterRows } from './stages/filter-rows.js';
 export { mapRows } from './stages/map-rows.js';
 export { take } from './stages/take.js';
 
+// Worker threads (for plugins: core starts none itself)
+export { RequestThread } from './threads/request-thread.js';
+export type { RequestThreadOptions, ThreadWorker } from './threads/request-thread.js';
+
 // Codec
 export { encodeExample, encodeSequenceExample, encodedLength, encodeInto } from './codec/encode-example.js';
 export { EncodedExample, ENCODED, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from './codec/encoded-example.js';
