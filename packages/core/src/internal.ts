@@ -21,7 +21,7 @@ export {
 } from './contract/lending.js';
 
 // Known CRCs: a source that already computed a value's CRC-32C hands it to the sink
-export { withCrc32c, knownCrc32c, collectCrcSpans, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
+export { withCrc32c, knownCrc32c, KNOWN_CRC_MIN_BYTES } from './codec/known-crc32c.js';
 
 // The frame room: Examples written straight to wire bytes with room for their TFRecord frame
 export { EncodedExample, ENCODED, FRAME_TRAILER_BYTES } from './codec/encoded-example.js';
@@ -36,3 +36,7 @@ export { smallInteger } from './stages/spec/coerce-int64.js';
 
 // Row features, for the declarative pipeline's expressions (@tfpipe/pipeline)
 export { isFeatureValue } from './stages/spec/row-feature.js';
+
+// Worker threads: one request/answer pattern for the image readers and the CRC thread (core starts none itself)
+export { RequestThread } from './threads/request-thread.js';
+export type { RequestThreadOptions, ThreadWorker } from './threads/request-thread.js';

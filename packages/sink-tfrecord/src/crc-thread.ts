@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { RequestThread } from '@tfpipe/core/internal';
 import { buildTables, crc32cRange, maskCrc, POLYNOMIAL, rangeFunction } from './crc32c.js';
 import { CRC32C_WASM } from './crc32c-wasm.js';
 import { fillFrameCrcs } from './fill-frame-crcs.js';
@@ -69,21 +70,10 @@ parentPort.on('message', ({ id, memory, tables, buffer, frameTable, frames, coun
 const IDLE_EXIT_MS = 5000;
 
 interface Reply {
-  readonly ready?: boolean;
-  readonly id?: number;
+  readonly id: number;
   readonly error?: string;
   /** The file system's error code, when the job's write failed. */
   readonly code?: string;
-}
-
-/** A job given to the thread, until it answers. */
-interface Job {
-  /** Frames whose CRCs it fills in. */
-  readonly count: number;
-  /** Whether it writes the buffer too. */
-  readonly writes: boolean;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
 }
 
 /** Where the thread writes a buffer once it is framed: its first `length` bytes, at the file's position. */
@@ -98,12 +88,9 @@ export interface ThreadWrite {
  * and wherever threads cannot start, the caller frames on this thread. Never keeps the process alive.
  */
 class CrcThread {
-  #worker: Worker | undefined;
+  #thread: RequestThread | undefined;
   #ready = false;
   #broken = false;
-  #nextId = 0;
-  readonly #waiting = new Map<number, Job>();
-  #idle: ReturnType<typeof setTimeout> | undefined;
   #readyWaiters: ((ready: boolean) => void)[] = [];
   /** Buffers with frames framed on the thread so far (for tests). */
   framed = 0;
@@ -133,24 +120,17 @@ class CrcThread {
    * exits start again: a file that has just opened is about to use it.
    */
   start(): void {
-    if (this.#worker !== undefined && this.#waiting.size === 0) this.#rest();
-    if (this.#worker !== undefined || this.#broken) return;
+    if (this.#thread !== undefined && this.#thread.load === 0) this.#thread.touch();
+    if (this.#thread !== undefined || this.#broken) return;
     try {
-      const worker = new Worker(THREAD_SOURCE, { eval: true, execArgv: [], name: 'tfpipe tfrecord crc' });
-      this.#worker = worker;
-      // Only the current thread's events count: one that exited when idle may still report its exit
-      // after a new one has started, and must not take the new one down.
-      worker.on('message', (reply: Reply) => {
-        if (this.#worker === worker) this.#receive(reply);
+      const thread: RequestThread = new RequestThread({
+        start: () => new Worker(THREAD_SOURCE, { eval: true, execArgv: [], name: 'tfpipe tfrecord crc' }),
+        idleExitMs: IDLE_EXIT_MS,
+        exitMessage: () => 'the CRC thread exited',
+        onMessage: (message) => this.#readied(thread, (message as { ready?: boolean }).ready === true),
+        onGone: (error) => this.#gone(thread, error),
       });
-      worker.on('error', (error) => {
-        if (this.#worker === worker) this.#fail(error);
-      });
-      worker.on('exit', () => {
-        if (this.#worker === worker) this.#fail(new Error('the CRC thread exited'));
-      });
-      // After the listeners: adding a 'message' listener refs the worker's port again.
-      worker.unref();
+      this.#thread = thread;
     } catch {
       this.#broken = true;
       this.#settleReady();
@@ -165,80 +145,55 @@ class CrcThread {
    * @throws (rejects) when the thread is not running, or died before it answered; with the file
    * system's error (and its `code`) when the write failed
    */
-  frame(buffers: SharedFrameBuffers, count: number, write?: ThreadWrite): Promise<void> {
-    const worker = this.#worker;
-    if (worker === undefined || !this.#ready) return Promise.reject(new Error('the CRC thread is not ready'));
-    const id = this.#nextId++;
-    if (this.#waiting.size === 0) {
-      worker.ref();
-      if (this.#idle !== undefined) clearTimeout(this.#idle);
-    }
-    const done = new Promise<void>((resolve, reject) =>
-      this.#waiting.set(id, { count, writes: write !== undefined, resolve, reject }),
-    );
+  async frame(buffers: SharedFrameBuffers, count: number, write?: ThreadWrite): Promise<void> {
+    const thread = this.#thread;
+    if (thread === undefined || !this.#ready) throw new Error('the CRC thread is not ready');
     const { buffer, frames, memory, tables } = buffers;
-    const fd = write?.fd;
-    const length = write?.length;
     // The thread marks `state` done or failed; the caller marks it given when it starts waiting on it.
-    const job = { frames: frames.byteOffset, count, fd, length, state: buffers.state.byteOffset };
-    worker.postMessage(
+    const job = {
+      frames: frames.byteOffset,
+      count,
+      fd: write?.fd,
+      length: write?.length,
+      state: buffers.state.byteOffset,
+    };
+    const reply = await thread.request<Reply>(
       memory === undefined
-        ? { id, buffer: buffer.buffer, frameTable: frames.buffer, ...job }
-        : { id, memory, tables, ...job },
+        ? { buffer: buffer.buffer, frameTable: frames.buffer, ...job }
+        : { memory, tables, ...job },
     );
-    return done;
+    if (count > 0) this.framed++;
+    if (write !== undefined) this.written++;
+    if (reply.error === undefined) return;
+    if (reply.code !== undefined) throw Object.assign(new Error(reply.error), { code: reply.code });
+    throw new Error(`the CRC thread failed: ${reply.error}`);
   }
 
   /** Stops the thread now; jobs it holds reject. The next `start` starts a new one. Internal (tests). */
   async stop(): Promise<void> {
-    const worker = this.#worker;
-    if (worker === undefined) return;
-    this.#fail(new Error('the CRC thread was stopped'));
-    this.#broken = false;
-    await worker.terminate();
+    const thread = this.#thread;
+    if (thread === undefined) return;
+    await thread.stop(new Error('the CRC thread was stopped'));
   }
 
-  #receive(reply: Reply): void {
-    if (reply.ready !== undefined) {
-      if (reply.ready) this.#ready = true;
-      else this.#fail(new Error('the CRC thread computed a wrong check value'));
+  /** The thread's check: ready, or broken when it computed a wrong check value. */
+  #readied(thread: RequestThread, ready: boolean): void {
+    if (this.#thread !== thread) return;
+    if (ready) {
+      this.#ready = true;
       this.#settleReady();
-      return;
+    } else {
+      this.#broken = true;
+      void thread.stop(new Error('the CRC thread computed a wrong check value'));
     }
-    const waiting = this.#waiting.get(reply.id!);
-    if (waiting === undefined) return;
-    this.#waiting.delete(reply.id!);
-    if (waiting.count > 0) this.framed++;
-    if (waiting.writes) this.written++;
-    if (reply.error === undefined) waiting.resolve();
-    else if (reply.code !== undefined)
-      waiting.reject(Object.assign(new Error(reply.error), { code: reply.code }));
-    else waiting.reject(new Error(`the CRC thread failed: ${reply.error}`));
-    if (this.#waiting.size === 0) this.#rest();
   }
 
-  /** Nothing to do: the thread no longer holds the process open, and exits after a while. */
-  #rest(): void {
-    const worker = this.#worker;
-    if (worker === undefined) return;
-    if (this.#idle !== undefined) clearTimeout(this.#idle);
-    worker.unref();
-    this.#idle = setTimeout(() => {
-      if (this.#waiting.size > 0 || this.#worker !== worker) return;
-      this.#worker = undefined;
-      this.#ready = false;
-      void worker.terminate();
-    }, IDLE_EXIT_MS);
-    this.#idle.unref();
-  }
-
-  #fail(error: Error): void {
-    if (this.#worker === undefined) return;
-    this.#worker = undefined;
+  /** The thread is gone: after an error for good, after idling or a stop until the next `start`. */
+  #gone(thread: RequestThread, error: Error | undefined): void {
+    if (this.#thread !== thread) return;
+    this.#thread = undefined;
     this.#ready = false;
-    this.#broken = true;
-    for (const waiting of this.#waiting.values()) waiting.reject(error);
-    this.#waiting.clear();
+    if (error !== undefined) this.#broken = true;
     this.#settleReady();
   }
 }

@@ -10,7 +10,12 @@ import { encodeInto, encodedLength } from '@tfpipe/core/internal';
 /** The part of core's codec this package uses. */
 export interface ExampleCodec {
   encodedLength(value: Example | SequenceExample): number;
-  encodeInto(value: Example | SequenceExample, target: Uint8Array, offset: number): number;
+  encodeInto(
+    value: Example | SequenceExample,
+    target: Uint8Array,
+    offset: number,
+    crcSpans?: number[],
+  ): number;
   decodeExample(bytes: Uint8Array, options?: DecodeOptions): Example;
   decodeSequenceExample(bytes: Uint8Array, options?: DecodeOptions): SequenceExample;
 }

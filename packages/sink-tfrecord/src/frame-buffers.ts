@@ -1,29 +1,16 @@
 import { FRAME_TRAILER_BYTES, copyBytes } from '@tfpipe/core/internal';
 import { crc32c, crc32cRange, maskCrc } from './crc32c.js';
-import { crcThread, fillFrameCrcsOnThread } from './crc-thread.js';
+import { crcThread } from './crc-thread.js';
+import { CrcThreadQueue } from './crc-thread-queue.js';
+import { FrameRun } from './frame-run.js';
 import { RoomFramer } from './room-framer.js';
 import { FRAME_OVERHEAD, HEADER_BYTES, frameInPlace, writeFrameLength } from './frame-record.js';
-import { crc32cKnowing, fastCrc32c, fastCrc32cRange, KNOWN_SPANS } from './native-crc32c.js';
+import { crc32cKnowing, fastCrc32c, fastCrc32cRange } from './native-crc32c.js';
 import type { ShardOutput } from './shard-output.js';
-import {
-  JOB_DONE,
-  JOB_GIVEN,
-  releasePlainBuffers,
-  releaseSharedFrameBuffers,
-  takePlainBuffer,
-  takeSharedFrameBuffers,
-  type SharedFrameBuffers,
-} from './shared-buffers.js';
+import type { SharedFrameBuffers } from './shared-buffers.js';
+import { WriteBufferPool } from './write-buffer-pool.js';
 
-/** Counters for tests: buffers taken back by their job state before the CRC thread's answer. Internal. */
-export const threadWriteCounts = { reclaimed: 0 };
-
-/** A buffer the CRC thread frames and writes. */
-interface ThreadJob {
-  readonly buffers: SharedFrameBuffers;
-  /** Freed by its state word before the thread's answer came. */
-  reclaimed: boolean;
-}
+export { threadWriteCounts } from './crc-thread-queue.js';
 
 /** Writes a payload of a known length into `target` at `offset`; returns the end offset. */
 export type PayloadWriter = (target: Uint8Array, offset: number) => number;
@@ -33,9 +20,6 @@ export type ValueWriter<T> = (value: T, target: Uint8Array, offset: number) => n
 
 const LARGEST_CACHED_LENGTH = 1 << 20;
 
-/** Deferred buffers per file at most: one filling, the others with the CRC thread or the disk. */
-const MAX_DEFERRED_BUFFERS = 4;
-
 /** Records from this size up are framed at once on this thread, also when the CRC thread is there. */
 const DEFERRED_MAX_BYTES = 4096;
 
@@ -44,43 +28,38 @@ const MIN_RUN_BYTES = 16 * 1024;
 
 /**
  * How one file's frames reach its output. Records are encoded and framed straight into a large
- * buffer that is written whole while the next one fills: two alternate, or, once the CRC thread is
- * ready, up to four whose small records' CRCs the thread fills in (and which it writes itself when
- * the file takes its bytes as they are: no compression, no manifest hash). Records with room for their frame
- * are framed where they are and written in runs; large payloads go out from where they are. The
- * caller counts the records (each append that succeeds wrote exactly one frame).
+ * buffer that is written whole while the next one fills: two alternate (see {@link WriteBufferPool}),
+ * or, once the CRC thread is ready, up to four whose small records' CRCs the thread fills in (and
+ * which it writes itself when the file takes its bytes as they are: no compression, no manifest
+ * hash; see {@link CrcThreadQueue}). Records with room for their frame are framed where they are and
+ * written in runs ({@link FrameRun}); large payloads go out from where they are. The caller counts
+ * the records (each append that succeeds wrote exactly one frame).
  */
 export class FrameBuffers {
   readonly #output: ShardOutput;
-  /** Buffer size in bytes. */
-  readonly #size: number;
   readonly #useThread: boolean;
+  readonly #pool: WriteBufferPool;
+  readonly #threadQueue: CrcThreadQueue;
   #buffer: Uint8Array;
   #view: DataView;
-  #spare: Uint8Array | undefined;
   /** The masked CRC of the last length's 8 header bytes: tabular records repeat lengths. */
   #headerLength = -1;
   #headerCrc = 0;
   #used = 0;
   /**
    * Output not yet written, in order: `#segments`, then the open piece, which is either the buffer's
-   * bytes from `#ownStart` to `#used` or a run of frames in someone else's buffer (`#run*`).
+   * bytes from `#ownStart` to `#used` or a run of frames in someone else's buffer (`#run`).
    */
   #segments: Uint8Array[] = [];
   #segmentBytes = 0;
   #ownStart = 0;
-  #runBuffer: Uint8Array | undefined;
-  #runStart = 0;
-  #runEnd = 0;
+  readonly #run = new FrameRun();
   readonly #roomFramer = new RoomFramer();
   /**
-   * Deferred mode: frames already counted in `#used` whose bytes are still in their encoder's chunk,
-   * from `#copyStart` to `#copyEnd` of `#copyBuffer`; they go to `#copyTarget` of the buffer.
+   * Deferred mode: frames already counted in `#used` whose bytes are still in their encoder's chunk;
+   * they are copied to the run's `target` in the buffer.
    */
-  #copyBuffer: Uint8Array | undefined;
-  #copyStart = 0;
-  #copyEnd = 0;
-  #copyTarget = 0;
+  readonly #pendingCopy = new FrameRun();
   /**
    * The buffer's CRCs are filled in when it is flushed, on the CRC thread, while this thread fills
    * the other buffer: `#frames` lists the frames' offsets.
@@ -99,25 +78,19 @@ export class FrameBuffers {
   #shared: SharedFrameBuffers | undefined;
   #frames: Int32Array = new Int32Array(0);
   #frameCount = 0;
-  /** Deferred buffers written and free again, with their frame tables. */
-  #free: SharedFrameBuffers[] = [];
-  #deferredBuffers = 0;
-  /** Deferred buffers' writes under way, oldest first (each framed, then written after the one before). */
-  #writes: Promise<void>[] = [];
   #failed = false;
+  /** The file's last write (each waits for the one before). */
   #pending: Promise<void> = Promise.resolve();
-  /**
-   * Settles once the CRC thread may be given the next buffer to write: a write of this thread's has
-   * finished, and the buffers before waiting for it have been given. Undefined: it may be now.
-   */
-  #threadGate: Promise<void> | undefined;
-  /** Buffers the CRC thread is writing (see `#frameAndWrite`), oldest first. */
-  readonly #onThread: ThreadJob[] = [];
 
+  /**
+   * @param size - bytes per write buffer
+   * @param useThread - leave small records' CRCs to the CRC thread once it is ready
+   */
   constructor(output: ShardOutput, size: number, useThread: boolean) {
     this.#output = output;
-    this.#size = size;
     this.#useThread = useThread;
+    this.#pool = new WriteBufferPool(size);
+    this.#threadQueue = new CrcThreadQueue(output, this.#pool);
     if (useThread) crcThread.start();
     this.#buffer = this.#newBuffer();
     this.#view = new DataView(this.#buffer.buffer);
@@ -135,16 +108,9 @@ export class FrameBuffers {
    * garbage collector: a CRC job that was given up on may still be writing into one.)
    */
   release(): void {
-    const idle = [...this.#free];
-    if (this.#shared !== undefined && this.#used === 0) idle.push(this.#shared);
-    this.#free = [];
+    const empty = this.#used === 0;
+    this.#pool.release(empty ? this.#shared : undefined, !this.#deferred && empty ? this.#buffer : undefined);
     this.#shared = undefined;
-    releaseSharedFrameBuffers(idle);
-    // The plain ones too: the spare's write was waited for, and the current one is empty.
-    const plain = this.#spare === undefined ? [] : [this.#spare];
-    if (!this.#deferred && this.#used === 0) plain.push(this.#buffer);
-    this.#spare = undefined;
-    releasePlainBuffers(plain);
   }
 
   /** Waits for the writes under way, ignoring their errors (after a failure, before discarding). */
@@ -158,22 +124,25 @@ export class FrameBuffers {
    */
   tryAppend(length: number, writePayload: PayloadWriter): boolean {
     const frameBytes = length + FRAME_OVERHEAD;
-    if (this.#runBuffer !== undefined) this.#closeRun();
+    if (this.#run.buffer !== undefined) this.#closeRun();
     if (this.#buffer.length - this.#used < frameBytes) return false;
     this.#frame(this.#buffer, this.#used, length, writePayload);
     this.#used += frameBytes;
     return true;
   }
 
-  /** {@link tryAppend} for a value and a writer shared by all records (no closure per record). */
-  tryAppendValue<T>(length: number, value: T, write: ValueWriter<T>): boolean {
+  /**
+   * {@link tryAppend} for a value and a writer shared by all records (no closure per record).
+   * @param crcSpans - where `write` notes values with a known CRC (see `crc32cKnowing`); emptied
+   */
+  tryAppendValue<T>(length: number, value: T, write: ValueWriter<T>, crcSpans?: number[]): boolean {
     const frameBytes = length + FRAME_OVERHEAD;
-    if (this.#runBuffer !== undefined) this.#closeRun();
+    if (this.#run.buffer !== undefined) this.#closeRun();
     const used = this.#used;
     if (this.#buffer.length - used < frameBytes) return false;
     const end = write(value, this.#buffer, used + HEADER_BYTES);
     this.#checkEnd(end, used, length);
-    this.#frameAt(used, length);
+    this.#frameAt(used, length, crcSpans);
     this.#used = used + frameBytes;
     return true;
   }
@@ -201,31 +170,26 @@ export class FrameBuffers {
         return true;
       }
       const start = offset - HEADER_BYTES;
-      if (buffer !== this.#copyBuffer || start !== this.#copyEnd) {
+      const end = offset + length + FRAME_TRAILER_BYTES;
+      if (!this.#pendingCopy.extend(buffer, start, end)) {
         this.#copyPending();
-        this.#copyBuffer = buffer;
-        this.#copyStart = start;
-        this.#copyTarget = used;
+        this.#pendingCopy.begin(buffer, start, end, used);
       }
-      this.#copyEnd = offset + length + FRAME_TRAILER_BYTES;
       writeFrameLength(buffer, start, length);
       this.#frames[this.#frameCount++] = used;
       this.#used = used + frameBytes;
       return true;
     }
-    const pending = this.#segmentBytes + (this.#used - this.#ownStart) + (this.#runEnd - this.#runStart);
+    const run = this.#run;
+    const pending = this.#segmentBytes + (this.#used - this.#ownStart) + (run.end - run.start);
     if (pending + frameBytes > this.#buffer.length && pending > 0) return false;
     if (length < DEFERRED_MAX_BYTES) this.#smallHere++;
     const start = offset - HEADER_BYTES;
-    const end = offset + length;
+    const end = offset + length + FRAME_TRAILER_BYTES;
     this.#roomFramer.frame(buffer, offset, length);
-    if (this.#runBuffer === buffer && this.#runEnd === start) {
-      this.#runEnd = end + 4;
-    } else {
-      if (this.#runBuffer !== undefined) this.#closeRun();
-      this.#runBuffer = buffer;
-      this.#runStart = start;
-      this.#runEnd = end + 4;
+    if (!run.extend(buffer, start, end)) {
+      if (run.buffer !== undefined) this.#closeRun();
+      run.begin(buffer, start, end);
     }
     return true;
   }
@@ -248,27 +212,23 @@ export class FrameBuffers {
 
   /** Copies the frames still in their encoder's chunk into the buffer (deferred mode). */
   #copyPending(): void {
-    const source = this.#copyBuffer;
-    if (source === undefined) return;
-    copyBytes(this.#buffer, source.subarray(this.#copyStart, this.#copyEnd), this.#copyTarget);
-    this.#copyBuffer = undefined;
+    const copy = this.#pendingCopy;
+    if (copy.buffer === undefined) return;
+    const target = copy.target;
+    copyBytes(this.#buffer, copy.take(), target);
   }
 
   /** Ends the open run of frames: a short one is copied into the buffer, a long one becomes a segment. */
   #closeRun(): void {
-    const buffer = this.#runBuffer!;
-    const start = this.#runStart;
-    const length = this.#runEnd - start;
-    this.#runBuffer = undefined;
-    this.#runStart = 0;
-    this.#runEnd = 0;
+    const frames = this.#run.take();
+    const length = frames.length;
     if (length < MIN_RUN_BYTES && this.#buffer.length - this.#used >= length) {
-      this.#buffer.set(buffer.subarray(start, start + length), this.#used);
+      this.#buffer.set(frames, this.#used);
       this.#used += length;
       return;
     }
     this.#closeOwn();
-    this.#segments.push(buffer.subarray(start, start + length));
+    this.#segments.push(frames);
     this.#segmentBytes += length;
   }
 
@@ -302,7 +262,7 @@ export class FrameBuffers {
   /** Frames one payload of `length` bytes, written by `writePayload` in place. */
   async append(length: number, writePayload: PayloadWriter): Promise<void> {
     const frameBytes = length + FRAME_OVERHEAD;
-    if (this.#runBuffer !== undefined) this.#closeRun();
+    if (this.#run.buffer !== undefined) this.#closeRun();
     if (frameBytes > this.#buffer.length) {
       await this.#flush();
       const frame = new Uint8Array(frameBytes);
@@ -331,8 +291,11 @@ export class FrameBuffers {
     }
   }
 
-  /** Writes the header and trailer around the payload at `offset + 12` of the buffer. */
-  #frameAt(offset: number, length: number): void {
+  /**
+   * Writes the header and trailer around the payload at `offset + 12` of the buffer.
+   * @param crcSpans - the payload's values with a known CRC, if its encoder noted any; emptied
+   */
+  #frameAt(offset: number, length: number, crcSpans?: number[]): void {
     const buffer = this.#buffer;
     const view = this.#view;
     view.setUint32(offset, length >>> 0, true);
@@ -342,7 +305,7 @@ export class FrameBuffers {
     if (length < DEFERRED_MAX_BYTES) {
       if (this.#deferred) {
         this.#frames[this.#frameCount++] = offset;
-        KNOWN_SPANS.length = 0; // none in a record this small; never left for the next one
+        if (crcSpans !== undefined) crcSpans.length = 0; // none in a record this small; never left for the next one
         return;
       }
       this.#smallHere++;
@@ -356,15 +319,15 @@ export class FrameBuffers {
     const dataEnd = dataStart + length;
     // Encoding the record may have found values whose CRC a source knew (see ShardedWriter's encoder).
     const crc =
-      KNOWN_SPANS.length === 0
+      crcSpans === undefined || crcSpans.length === 0
         ? fastCrc32cRange(buffer, view, dataStart, dataEnd)
-        : crc32cKnowing(buffer, view, dataStart, dataEnd);
+        : crc32cKnowing(buffer, view, dataStart, dataEnd, crcSpans);
     view.setUint32(dataEnd, maskCrc(crc), true);
   }
 
   async #flush(): Promise<void> {
     this.#copyPending();
-    if (this.#runBuffer !== undefined) this.#closeRun();
+    if (this.#run.buffer !== undefined) this.#closeRun();
     this.#closeOwn();
     if (this.#segments.length === 0) return;
     const output = this.#output;
@@ -372,25 +335,18 @@ export class FrameBuffers {
       // Only the buffer's own bytes are pending (records are copied in): it goes to the CRC thread,
       // comes back framed, is written after the buffers before it, and is free again.
       if (this.#failed) await this.#pending;
-      const used = this.#used;
       const count = this.#frameCount;
       this.#smallLast = count > 0;
-      const write = this.#frameAndWrite(this.#shared!, count, used);
+      const write = this.#threadQueue.write(this.#shared!, count, this.#used, this.#pending);
       write.catch(() => {
         this.#failed = true;
       });
       this.#pending = write;
-      const writes = this.#writes;
-      writes.push(write);
-      const done = (): void => void writes.splice(writes.indexOf(write), 1);
-      write.then(done, done);
       this.#segments = [];
       this.#segmentBytes = 0;
-      // Several buffers in flight smooth out the CRC thread's and the disk's pace; past the limit,
-      // the next buffer waits for the oldest write, which frees its buffer. (Waiting for all of them
-      // let the main thread idle ~20% of a tabular run while the queue drained.)
-      if (this.#free.length === 0 && this.#deferredBuffers >= MAX_DEFERRED_BUFFERS && !this.#reclaim())
-        await writes[0];
+      // Past the file's limit of deferred buffers, the next one waits for the oldest write.
+      const wait = this.#threadQueue.bufferWait();
+      if (wait !== undefined) await wait;
       this.#takeDeferred();
       return;
     }
@@ -403,113 +359,14 @@ export class FrameBuffers {
     // A rejection surfaces at the next await of #pending; the no-op catch keeps it from going unhandled.
     write.catch(() => undefined);
     this.#pending = write;
-    this.#holdThreadWrites(write);
+    this.#threadQueue.holdThreadWrites(write);
     this.#segments = [];
     this.#segmentBytes = 0;
     if (this.#used > 0) {
       const full = this.#buffer;
-      this.#take(false);
-      if (!this.#deferred) this.#spare = full;
+      this.#takePlainNext();
+      if (!this.#deferred) this.#pool.keepSpare(full);
     }
-  }
-
-  /**
-   * Frames a full deferred buffer and writes it after every write before it. Where the file takes
-   * its bytes as they are, the CRC thread writes the buffer itself once it has framed it: jobs run
-   * there in the order they were given, so each buffer goes to the thread at once (after a write of
-   * this thread's, if one is under way), and is free again as soon as its state says so, without
-   * waiting for this thread to take the answer (which it does only when it next waits: a pipeline
-   * of synchronous stages does not). 100k tabular rows: framed on the thread, then written from here
-   * through libuv's pool, each buffer waited ~0.3 ms for its job to start and a file's last buffers
-   * ~5 ms; now ~2.5 ms in all. Otherwise this thread writes it once it is framed.
-   */
-  #frameAndWrite(buffers: SharedFrameBuffers, count: number, used: number): Promise<void> {
-    const output = this.#output;
-    const fd = output.directFd;
-    if (fd === undefined || !crcThread.ready) {
-      const write = this.#frameThenWrite(buffers, count, used);
-      this.#holdThreadWrites(write);
-      return write;
-    }
-    const job: ThreadJob = { buffers, reclaimed: false };
-    // Marked now, not when given: a job that waits for a write of this thread's still holds the
-    // state of the buffer's previous job, which `#reclaim` must not read as this one's.
-    Atomics.store(buffers.state, 0, JOB_GIVEN);
-    this.#onThread.push(job);
-    const gate = this.#threadGate;
-    /** Resolves true once the thread has written the buffer, false once this thread has. */
-    let written: Promise<boolean>;
-    if (gate === undefined) {
-      written = crcThread.frame(buffers, count, { fd, length: used }).then(() => true);
-    } else {
-      const given = gate.then(async () => {
-        if (crcThread.ready) return { written: crcThread.frame(buffers, count, { fd, length: used }) };
-        // The thread went away meanwhile (idle too long behind a slow write): framed and written here,
-        // before the next buffer may be given.
-        await fillFrameCrcsOnThread(buffers, count);
-        await output.write(buffers.buffer.subarray(0, used));
-        return { written: undefined };
-      });
-      this.#holdThreadWrites(given);
-      written = given.then(async ({ written: byThread }) => {
-        if (byThread === undefined) return false;
-        await byThread;
-        return true;
-      });
-    }
-    return written.then(
-      (byThread) => {
-        if (byThread) output.countWritten(used);
-        this.#threadJobEnded(job, true);
-      },
-      (error: unknown) => {
-        this.#threadJobEnded(job, false);
-        throw error;
-      },
-    );
-  }
-
-  /** Frames a deferred buffer (on the CRC thread if it is ready), then writes it from here when its turn comes. */
-  async #frameThenWrite(buffers: SharedFrameBuffers, count: number, used: number): Promise<void> {
-    const previous = this.#pending;
-    const framing = count > 0 ? fillFrameCrcsOnThread(buffers, count) : undefined;
-    await framing;
-    await previous;
-    await this.#output.write(buffers.buffer.subarray(0, used));
-    this.#free.push(buffers);
-  }
-
-  /**
-   * The CRC thread gets no buffer to write until `promise` settles: a write of this thread's, or the
-   * giving of a buffer that itself waits for one.
-   */
-  #holdThreadWrites(promise: Promise<unknown>): void {
-    const gate = promise.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#threadGate = gate;
-    void gate.then(() => {
-      if (this.#threadGate === gate) this.#threadGate = undefined;
-    });
-  }
-
-  /** A job the thread wrote has answered: its buffer is free, unless `#reclaim` already took it. */
-  #threadJobEnded(job: ThreadJob, succeeded: boolean): void {
-    const index = this.#onThread.indexOf(job);
-    if (index !== -1) this.#onThread.splice(index, 1);
-    if (succeeded && !job.reclaimed) this.#free.push(job.buffers);
-  }
-
-  /** Frees the oldest buffer the thread has written if its state says it is done; whether it did. */
-  #reclaim(): boolean {
-    const oldest = this.#onThread[0];
-    if (oldest === undefined || Atomics.load(oldest.buffers.state, 0) !== JOB_DONE) return false;
-    this.#onThread.shift();
-    oldest.reclaimed = true;
-    threadWriteCounts.reclaimed++;
-    this.#free.push(oldest.buffers);
-    return true;
   }
 
   /** Whether the next buffer's small records go to the CRC thread: it is ready, and they are likely. */
@@ -519,7 +376,7 @@ export class FrameBuffers {
 
   /** Starts the next buffer after a deferred one: a free one, or a new one of the right kind. */
   #takeDeferred(): void {
-    const free = this.#threadWanted() ? this.#free.pop() : undefined;
+    const free = this.#threadWanted() ? this.#pool.takeFreeShared() : undefined;
     if (free !== undefined) {
       this.#buffer = free.buffer;
       this.#frames = free.frames;
@@ -534,17 +391,16 @@ export class FrameBuffers {
     this.#ownStart = 0;
   }
 
-  /** Starts the next buffer after an ordinary one: the spare, or a new one if the kind changes. */
-  #take(wasDeferred: boolean): void {
-    const spare = this.#spare;
+  /** Starts the next buffer after a plain one: the spare, or a new one if the kind changes. */
+  #takePlainNext(): void {
+    const spare = this.#pool.takeSpare();
     const deferred = this.#threadWanted();
-    if (spare !== undefined && deferred === wasDeferred) {
+    if (spare !== undefined && !deferred) {
       this.#buffer = spare;
-      this.#deferred = deferred;
+      this.#deferred = false;
     } else {
       this.#buffer = this.#newBuffer();
     }
-    this.#spare = undefined;
     this.#frameCount = 0;
     this.#view = new DataView(this.#buffer.buffer);
     this.#used = 0;
@@ -556,19 +412,12 @@ export class FrameBuffers {
    * buffer, in shared memory, is framed by the thread where it is, then written.
    */
   #newBuffer(): Uint8Array {
-    const size = this.#size;
     this.#deferred = this.#threadWanted();
     if (!this.#deferred) {
       this.#shared = undefined;
-      return takePlainBuffer(size);
+      return this.#pool.takePlain();
     }
-    // A buffer of this file's that is free again first: a file that goes back and forth between
-    // large and small records would otherwise take a new one at each switch.
-    let shared = this.#free.pop();
-    if (shared === undefined) {
-      shared = takeSharedFrameBuffers(size);
-      this.#deferredBuffers++;
-    }
+    const shared = this.#pool.takeShared();
     this.#shared = shared;
     this.#frames = shared.frames;
     this.#frameCount = 0;

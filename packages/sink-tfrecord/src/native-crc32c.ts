@@ -68,19 +68,18 @@ export function fastCrc32cRange(
 }
 
 /**
- * The spans of known CRC (core's `collectCrcSpans`) that encoding the record being framed found:
- * `offset, length, crc` triples in the buffer, in order. Filled while the sink encodes one record,
- * emptied by {@link crc32cKnowing} as it frames it. Internal.
+ * {@link fastCrc32cRange} of `start` to `end`, reading only the bytes outside `spans`: the
+ * `offset, length, crc` triples of values with a known CRC that encoding the record found (core's
+ * `encodeInto` fills them), each of which enters with its known CRC ({@link crc32cCombine}). Spans
+ * that do not lie in order inside the range are not trusted: everything is read then. Empties the spans.
  */
-export const KNOWN_SPANS: number[] = [];
-
-/**
- * {@link fastCrc32cRange} of `start` to `end`, reading only the bytes outside the spans in
- * {@link KNOWN_SPANS}: each of those enters with its known CRC ({@link crc32cCombine}). Spans that
- * do not lie in order inside the range are not trusted: everything is read then. Empties the spans.
- */
-export function crc32cKnowing(buffer: Uint8Array, view: DataView, start: number, end: number): number {
-  const spans = KNOWN_SPANS;
+export function crc32cKnowing(
+  buffer: Uint8Array,
+  view: DataView,
+  start: number,
+  end: number,
+  spans: number[],
+): number {
   let at = start;
   for (let index = 0; index < spans.length; index += 3) {
     const spanStart = spans[index]!;

@@ -75,9 +75,12 @@ export class ShardFile {
     return this.#frames.tryAppend(length, writePayload) && this.#counted(length);
   }
 
-  /** {@link tryAppend} for a value and a writer shared by all records (no closure per record). */
-  tryAppendValue<T>(length: number, value: T, write: ValueWriter<T>): boolean {
-    return this.#frames.tryAppendValue(length, value, write) && this.#counted(length);
+  /**
+   * {@link tryAppend} for a value and a writer shared by all records (no closure per record).
+   * @param crcSpans - where `write` notes values with a known CRC (see `crc32cKnowing`); emptied
+   */
+  tryAppendValue<T>(length: number, value: T, write: ValueWriter<T>, crcSpans?: number[]): boolean {
+    return this.#frames.tryAppendValue(length, value, write, crcSpans) && this.#counted(length);
   }
 
   /**

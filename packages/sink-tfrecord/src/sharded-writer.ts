@@ -1,7 +1,7 @@
 import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DeferredOutput, RecordErrorPolicy } from '@tfpipe/core/plugin';
-import { collectCrcSpans, EncodedExample, releaseRecord } from '@tfpipe/core/internal';
+import { EncodedExample, releaseRecord } from '@tfpipe/core/internal';
 import {
   FeatureStatsCollector,
   TfpipeError,
@@ -14,7 +14,6 @@ import {
 } from '@tfpipe/core';
 import { exampleCodec, type ExampleCodec } from './example-codec.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
-import { KNOWN_SPANS } from './native-crc32c.js';
 import { writeError } from './io-error.js';
 import { buildManifest, manifestPath } from './manifest-writer.js';
 import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
@@ -59,20 +58,20 @@ export class ShardedWriter {
   readonly #summaries: ShardSummary[] = [];
   readonly #codec: ExampleCodec = exampleCodec;
   /**
-   * One writer for every Example (no closure per record). It collects the spans of values whose
-   * CRC a source knew (core's `withCrc32c`), which the framing then does not read again
-   * (`crc32cKnowing`); they never outlive the record, even when encoding it fails.
+   * The spans of values whose CRC a source knew (core's `withCrc32c`) that encoding the current
+   * record found, `offset, length, crc` in the buffer: the framing then does not read them again
+   * (`crc32cKnowing`). They never outlive the record, even when encoding it fails.
    */
+  readonly #crcSpans: number[] = [];
+  /** One writer for every Example (no closure per record). */
   readonly #encode = (value: Example | SequenceExample, target: Uint8Array, offset: number): number => {
-    KNOWN_SPANS.length = 0;
-    collectCrcSpans(KNOWN_SPANS);
+    const crcSpans = this.#crcSpans;
+    crcSpans.length = 0;
     try {
-      return this.#codec.encodeInto(value, target, offset);
+      return this.#codec.encodeInto(value, target, offset, crcSpans);
     } catch (error) {
-      KNOWN_SPANS.length = 0;
+      crcSpans.length = 0;
       throw error;
-    } finally {
-      collectCrcSpans(undefined);
     }
   };
   #payloadType: PayloadType | undefined;
@@ -153,7 +152,7 @@ export class ShardedWriter {
               ? shard.tryAppendValue(length, record, writeBytes)
               : record instanceof EncodedExample && record.frameRoom
                 ? shard.tryAppendFramed(record.buffer, record.byteOffset, length)
-                : shard.tryAppendValue(length, record, this.#encode);
+                : shard.tryAppendValue(length, record, this.#encode, this.#crcSpans);
           if (appended) {
             this.#accepted(value);
             releaseRecord(record);

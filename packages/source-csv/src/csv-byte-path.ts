@@ -53,7 +53,6 @@ export class CsvBytePath {
   readonly #encoder: CsvRowEncoder;
   readonly #chunkBytes: number;
   readonly #policy: RecordErrorPolicy;
-  readonly #counters: { bytes: number };
   readonly #delimiter: number;
   readonly #quote: number;
   readonly #skipEmptyLines: boolean;
@@ -65,6 +64,7 @@ export class CsvBytePath {
   readonly #cells: unknown[];
   /** Records converted from bytes (the text path's are not counted). */
   records = 0;
+  #bytes = 0;
   #file = '';
   #input: CsvRemainder['input'] | undefined;
   #carry: Uint8Array = new Uint8Array(0);
@@ -81,7 +81,6 @@ export class CsvBytePath {
 
   /**
    * @param options - the reader's, with the delimiter settled ({@link byteParsable})
-   * @param counters - where the bytes read are added (the reader's, for the report)
    */
   constructor(
     options: ResolvedCsvSourceOptions,
@@ -89,14 +88,12 @@ export class CsvBytePath {
     encoder: CsvRowEncoder,
     chunkBytes: number,
     policy: RecordErrorPolicy,
-    counters: { bytes: number },
   ) {
     this.#options = options;
     this.#plan = plan;
     this.#encoder = encoder;
     this.#chunkBytes = chunkBytes;
     this.#policy = policy;
-    this.#counters = counters;
     this.#delimiter = options.delimiter!.charCodeAt(0);
     this.#quote = options.quote.charCodeAt(0);
     this.#skipEmptyLines = options.skipEmptyLines;
@@ -106,6 +103,11 @@ export class CsvBytePath {
     plan.indexes.forEach((field, slot) => (this.#slots[field] = slot));
     this.#kinds = Uint8Array.from(encoder.columns, cellKind);
     this.#cells = new Array<unknown>(encoder.columns.length).fill(undefined);
+  }
+
+  /** Bytes read from the files' rest handed over. */
+  get bytes(): number {
+    return this.#bytes;
   }
 
   /** True while a file's rest is being converted. */
@@ -161,7 +163,7 @@ export class CsvBytePath {
         this.#eof = true;
         break;
       }
-      this.#counters.bytes += read.length;
+      this.#bytes += read.length;
       pieces.push(read);
       total += read.length;
     }

@@ -7,6 +7,7 @@ import type { CellConverter } from './cell-converter.js';
 import { CsvBytePath, DEFAULT_CHUNK_BYTES, byteParsable } from './csv-byte-path.js';
 import { CsvRowEncoder, FEATURES_STAGE, completeColumns, csvValueError } from './csv-row-encoder.js';
 import { CsvRecordReader } from './csv-record-reader.js';
+import { READ_CHUNK_BYTES } from './file-input.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
 import { CsvPositioned } from './csv-positioned.js';
@@ -210,7 +211,6 @@ class FeatureEngine {
     this.#container = container;
     this.#resolved = resolveCsvSourceOptions(options);
     this.#policy = new RecordErrorPolicy(options);
-    this.#reader = new CsvRecordReader(this.#resolved, this.#policy);
     this.#byteParser = options.byteParser ?? true;
     if (typeof this.#byteParser !== 'boolean') throw invalid('byteParser must be a boolean');
     this.#chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
@@ -218,7 +218,11 @@ class FeatureEngine {
       throw invalid(`chunkBytes must be a positive integer, got ${String(options.chunkBytes)}`);
     }
     // Small steps read small: so the byte path takes over small files too (tests).
-    this.#reader.readBytes = Math.min(this.#reader.readBytes, this.#chunkBytes);
+    this.#reader = new CsvRecordReader(
+      this.#resolved,
+      this.#policy,
+      Math.min(READ_CHUNK_BYTES, this.#chunkBytes),
+    );
     const inferRows = options.inferRows ?? 1000;
     this.#inferRows = inferRows === 'all' ? Infinity : inferRows;
     if (typeof this.#inferRows !== 'number' || Number.isNaN(this.#inferRows) || this.#inferRows < 0) {
@@ -347,9 +351,7 @@ class FeatureEngine {
             this.#rowEncoder,
             this.#chunkBytes,
             this.#policy,
-            this.#reader,
           );
-          this.#reader.detach = (unread) => unread > 0;
         }
       }
     }
@@ -376,23 +378,30 @@ class FeatureEngine {
           if (examples !== undefined) return examples;
           continue;
         }
-        let batch: CsvRecord[] | undefined = this.#buffered;
+        let records: CsvRecord[] | undefined = this.#buffered;
         this.#buffered = [];
-        if (batch.length === 0) batch = await this.#reader.next();
-        if (batch === undefined) return undefined;
+        if (records.length === 0) records = await this.#nextRecords();
+        if (records === undefined) return undefined;
         const out: Out[] = [];
-        for (const record of batch) {
+        for (const record of records) {
           const converted = convert(record);
           if (converted !== undefined) out.push(converted);
         }
-        const remainder = this.#reader.takeRemainder();
-        if (remainder !== undefined) this.#bytePath!.start(remainder);
         if (out.length > 0) return out;
       }
     } catch (error) {
       await this.#bytePath?.close();
       throw error;
     }
+  }
+
+  /** The reader's next records; with a byte path, the rest of each file goes to it. */
+  async #nextRecords(): Promise<CsvRecord[] | undefined> {
+    const bytePath = this.#bytePath;
+    if (bytePath === undefined) return this.#reader.next();
+    const batch = await this.#reader.nextWithHandOff();
+    if (batch?.remainder !== undefined) bytePath.start(batch.remainder);
+    return batch?.records;
   }
 
   #encodeRecord(record: CsvRecord): Positioned<Example> | undefined {
@@ -434,7 +443,12 @@ class FeatureEngine {
       ...(this.#bytePath === undefined ? {} : { byteParsedRecords: this.#bytePath.records }),
       ...(this.#options.label === undefined ? {} : { label: this.#options.label }),
     });
-    return { ...base, records: this.counted.records };
+    // The byte path reads the rest of files the reader handed over.
+    return {
+      ...base,
+      bytes: this.#reader.bytes + (this.#bytePath?.bytes ?? 0),
+      records: this.counted.records,
+    };
   }
 }
 

@@ -27,7 +27,7 @@ interface ByteInput {
 
 /**
  * The rest of a file, handed over by a reader after its header and first data rows (see
- * {@link CsvRecordReader.detach}): its records start at `leftover`'s first byte.
+ * {@link CsvRecordReader.nextWithHandOff}): its records start at `leftover`'s first byte.
  */
 export interface CsvRemainder {
   readonly file: string;
@@ -43,6 +43,14 @@ export interface CsvRemainder {
   readonly row: number;
 }
 
+/** A batch of {@link CsvRecordReader.nextWithHandOff}: the records, then maybe the rest of their file. */
+export interface CsvBatch {
+  /** Records in file order; empty only when `remainder` is set. */
+  readonly records: CsvRecord[];
+  /** The rest of the file the records came from, handed over: the caller owns (and closes) its input. */
+  readonly remainder: CsvRemainder | undefined;
+}
+
 const utf8 = new TextEncoder();
 
 /** Text to gather before auto-detecting the delimiter, unless the input ends first. @default 16 KiB */
@@ -54,25 +62,12 @@ const STAGE = 'csvSource';
  * Header checks, ragged rows and parse errors are handled here; bad records go to `policy`.
  */
 export class CsvRecordReader {
-  /** Columns and names, known once the first header is read. */
-  plan: ColumnPlan | undefined;
-  /** The delimiter in use (given or detected). */
-  delimiter: string | undefined;
-  /** Files read so far (or being read). */
-  readonly files: string[] = [];
-  /** Bytes read. */
-  bytes = 0;
-  /** Good records returned. */
-  records = 0;
-  /** Bytes per file read. */
-  readBytes = READ_CHUNK_BYTES;
-  /**
-   * When set, asked after each chunk of a file once its header and a data row are read, with the
-   * bytes of the file still unread: true hands the rest of the file over ({@link takeRemainder}).
-   * Files only, never a stream.
-   */
-  detach: ((unread: number) => boolean) | undefined;
-
+  #plan: ColumnPlan | undefined;
+  #delimiter: string | undefined;
+  readonly #files: string[] = [];
+  #bytes = 0;
+  #records = 0;
+  readonly #readBytes: number;
   readonly #options: ResolvedCsvSourceOptions;
   readonly #policy: RecordErrorPolicy;
   #queue: string[] | undefined;
@@ -89,29 +84,69 @@ export class CsvRecordReader {
   #done = false;
   /** Bytes of the current file read so far. */
   #fileBytes = 0;
+  /** The rest of a file just handed over: {@link nextWithHandOff} returns it with what came before it. */
   #remainder: CsvRemainder | undefined;
-  /** A remainder was just handed over: {@link next} returns what came before it, even nothing. */
-  #detached = false;
 
-  constructor(options: ResolvedCsvSourceOptions, policy: RecordErrorPolicy) {
+  /**
+   * @param readBytes - bytes per read of a file
+   * @default readBytes READ_CHUNK_BYTES (64 KiB)
+   */
+  constructor(options: ResolvedCsvSourceOptions, policy: RecordErrorPolicy, readBytes = READ_CHUNK_BYTES) {
     this.#options = options;
     this.#policy = policy;
-    this.delimiter = options.delimiter;
+    this.#delimiter = options.delimiter;
+    this.#readBytes = readBytes;
+  }
+
+  /** Columns and names, known once the first header is read. */
+  get plan(): ColumnPlan | undefined {
+    return this.#plan;
+  }
+
+  /** The delimiter in use (given or detected). */
+  get delimiter(): string | undefined {
+    return this.#delimiter;
+  }
+
+  /** Files read so far (or being read). */
+  get files(): readonly string[] {
+    return this.#files;
+  }
+
+  /** Bytes this reader read (not those of a file's rest handed over). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Good records returned. */
+  get records(): number {
+    return this.#records;
+  }
+
+  /** The next batch of records (never empty), or undefined when every input is read. */
+  async next(): Promise<CsvRecord[] | undefined> {
+    return (await this.#nextBatch(false))?.records;
   }
 
   /**
-   * The next batch of records, or undefined when every input is read. A batch is empty only right
-   * after the rest of a file was handed over ({@link takeRemainder}).
+   * {@link next}, except that once a file's header and a data row are read and bytes of it are still
+   * unread, the rest of the file is handed over in the batch's `remainder` (files only, never a
+   * stream): the caller reads it from there, and this reader goes on with the next file.
    */
-  async next(): Promise<CsvRecord[] | undefined> {
+  nextWithHandOff(): Promise<CsvBatch | undefined> {
+    return this.#nextBatch(true);
+  }
+
+  async #nextBatch(handOff: boolean): Promise<CsvBatch | undefined> {
     try {
       for (;;) {
-        if (this.#out.length > 0 || this.#detached) {
-          const batch = this.#out;
+        if (this.#out.length > 0 || this.#remainder !== undefined) {
+          const records = this.#out;
+          const remainder = this.#remainder;
           this.#out = [];
-          this.#detached = false;
-          this.records += batch.length;
-          return batch;
+          this.#remainder = undefined;
+          this.#records += records.length;
+          return { records, remainder };
         }
         if (this.#done) return undefined;
         if (this.#input === undefined && !(await this.#openNext())) {
@@ -126,10 +161,10 @@ export class CsvRecordReader {
           await this.#input?.close();
           this.#input = undefined;
         } else {
-          this.bytes += chunk.length;
+          this.#bytes += chunk.length;
           this.#fileBytes += chunk.length;
           this.#feed(this.#decode(chunk), false);
-          this.#maybeDetach();
+          if (handOff) this.#handOffRest();
         }
       }
     } catch (error) {
@@ -144,14 +179,9 @@ export class CsvRecordReader {
     const input = this.#input;
     this.#input = undefined;
     await input?.close();
-    await this.takeRemainder()?.input.close();
-  }
-
-  /** The rest of a file handed over (see {@link detach}), once; the caller then owns its input. */
-  takeRemainder(): CsvRemainder | undefined {
     const remainder = this.#remainder;
     this.#remainder = undefined;
-    return remainder;
+    await remainder?.input.close();
   }
 
   /**
@@ -166,10 +196,10 @@ export class CsvRecordReader {
     start: Pick<CsvRemainder, 'file' | 'line' | 'row' | 'byteOffset'>,
   ): CsvRecordReader {
     const reader = new CsvRecordReader(options, policy);
-    reader.plan = plan;
+    reader.#plan = plan;
     reader.#firstHeaderFile = start.file;
     reader.#file = start.file;
-    reader.files.push(start.file);
+    reader.#files.push(start.file);
     reader.#headerDone = true;
     reader.#fileRow = start.row;
     reader.#decoder = new Utf8ChunkDecoder(start.byteOffset);
@@ -204,17 +234,16 @@ export class CsvRecordReader {
     return (this.#parser?.unparsed ?? '') === '' && this.#decoder.pendingBytes.length === 0;
   }
 
-  /** Hands the rest of the current file over when {@link detach} says so. */
-  #maybeDetach(): void {
+  /** Hands the rest of the current file over once its header and a data row are read, if any is unread. */
+  #handOffRest(): void {
     const input = this.#input;
     const headerRows = this.#options.header === true ? 1 : 0;
     if (
-      this.detach === undefined ||
       !(input instanceof ChunkedFileReader) ||
       this.#parser === undefined ||
-      this.plan === undefined ||
+      this.#plan === undefined ||
       this.#fileRecords <= headerRows ||
-      !this.detach(input.size - this.#fileBytes)
+      input.size - this.#fileBytes <= 0
     ) {
       return;
     }
@@ -233,7 +262,6 @@ export class CsvRecordReader {
     };
     this.#input = undefined;
     this.#parser = undefined;
-    this.#detached = true;
   }
 
   async #openNext(): Promise<boolean> {
@@ -254,7 +282,7 @@ export class CsvRecordReader {
     }
     const file = this.#queue.shift();
     if (file === undefined) return false;
-    const input = await ChunkedFileReader.open(file, STAGE, this.readBytes);
+    const input = await ChunkedFileReader.open(file, STAGE, this.#readBytes);
     if (this.#done) {
       // Cancelled while the file was opening.
       await input.close();
@@ -266,7 +294,7 @@ export class CsvRecordReader {
 
   #startFile(file: string, input: ByteInput): void {
     this.#file = file;
-    this.files.push(file);
+    this.#files.push(file);
     this.#input = input;
     this.#decoder = new Utf8ChunkDecoder();
     this.#parser = undefined;
@@ -308,11 +336,11 @@ export class CsvRecordReader {
   #feed(text: string, final: boolean): void {
     if (this.#parser === undefined) {
       this.#sniffed += text;
-      if (this.delimiter === undefined) {
+      if (this.#delimiter === undefined) {
         if (!final && this.#sniffed.length < SNIFF_CHARS) return;
-        this.delimiter = detectDelimiter(this.#sniffed, this.#options.quote, this.#options.comment);
+        this.#delimiter = detectDelimiter(this.#sniffed, this.#options.quote, this.#options.comment);
       }
-      this.#parser = this.#createParser(this.delimiter);
+      this.#parser = this.#createParser(this.#delimiter);
       text = this.#sniffed;
       this.#sniffed = '';
     }
@@ -372,15 +400,15 @@ export class CsvRecordReader {
       this.#header(fields, line);
       return;
     }
-    if (this.plan === undefined) {
+    if (this.#plan === undefined) {
       const header = this.#options.header;
       const names =
         header === false ? fields.map((_, index) => `column${index + 1}`) : (header as readonly string[]);
-      this.plan = planColumns(names, this.#options.columns, this.#file, line);
+      this.#plan = planColumns(names, this.#options.columns, this.#file, line);
       this.#firstHeaderFile = this.#file;
     }
     const row = this.#fileRow++;
-    const expected = this.plan.header.length;
+    const expected = this.#plan.header.length;
     if (fields.length !== expected) {
       const tooMany = fields.length > expected;
       this.#policy.handle(
@@ -396,18 +424,18 @@ export class CsvRecordReader {
   }
 
   #header(fields: string[], line: number): void {
-    if (this.plan === undefined) {
-      this.plan = planColumns(fields, this.#options.columns, this.#file, line);
+    if (this.#plan === undefined) {
+      this.#plan = planColumns(fields, this.#options.columns, this.#file, line);
       this.#firstHeaderFile = this.#file;
       return;
     }
     // Checked before the duplicate check of planColumns would run, so say which files differ.
-    if (!sameHeader(this.plan.header, fields)) {
+    if (!sameHeader(this.#plan.header, fields)) {
       throw new TfpipeError('CSV_HEADER', `header differs from the header of ${this.#firstHeaderFile}`, {
         stage: STAGE,
         fatal: true,
-        position: { file: this.#file, line, column: firstDifference(this.plan.header, fields) + 1 },
-        reason: `${this.#firstHeaderFile}: ${this.plan.header.join(',')} | ${this.#file}: ${fields.join(',')}`,
+        position: { file: this.#file, line, column: firstDifference(this.#plan.header, fields) + 1 },
+        reason: `${this.#firstHeaderFile}: ${this.#plan.header.join(',')} | ${this.#file}: ${fields.join(',')}`,
       });
     }
   }

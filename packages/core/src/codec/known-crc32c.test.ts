@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytes, float, int64 } from '../model/feature.js';
 import { example } from '../model/example.js';
 import { encodedLength, encodeInto } from './encode-example.js';
-import { collectCrcSpans, KNOWN_CRC_MIN_BYTES, knownCrc32c, withCrc32c } from './known-crc32c.js';
+import { KNOWN_CRC_MIN_BYTES, knownCrc32c, withCrc32c } from './known-crc32c.js';
 
 const filled = (length: number, seed: number): Uint8Array =>
   Uint8Array.from({ length }, (_, index) => (index * 7 + seed) & 0xff);
@@ -20,7 +20,7 @@ describe('known CRC-32Cs', () => {
     expect(knownCrc32c(withCrc32c(filled(KNOWN_CRC_MIN_BYTES, 3), -1))).toBe(0xffff_ffff);
   });
 
-  it('reports where the encoder wrote each value with a known CRC, only while collecting', () => {
+  it('reports where the encoder wrote each value with a known CRC, only into the spans it is given', () => {
     const first = withCrc32c(filled(20_000, 4), 11);
     const second = withCrc32c(filled(KNOWN_CRC_MIN_BYTES, 5), 22);
     const unknown = filled(30_000, 6);
@@ -31,12 +31,7 @@ describe('known CRC-32Cs', () => {
     });
     const target = new Uint8Array(encodedLength(record) + 9);
     const spans: number[] = [];
-    collectCrcSpans(spans);
-    try {
-      encodeInto(record, target, 9);
-    } finally {
-      collectCrcSpans(undefined);
-    }
+    encodeInto(record, target, 9, spans);
     expect(spans.length).toBe(6);
     expect([spans[1], spans[2], spans[4], spans[5]]).toEqual([20_000, 11, KNOWN_CRC_MIN_BYTES, 22]);
     expect(target.subarray(spans[0], spans[0]! + 20_000)).toEqual(first);

@@ -29,23 +29,11 @@ export function knownCrc32c(bytes: Uint8Array): number | undefined {
 }
 
 /**
- * Where the encoder puts what it learns while a sink collects (see {@link collectCrcSpans}): for
- * each bytes value with a known CRC, its offset in the target, its length and its CRC, in order.
+ * The encoder's side of known CRCs: appends `offset, length, crc` to `crcSpans` when `value`, just
+ * written at `offset`, is large enough and has a recorded CRC. Internal.
  */
-let spans: number[] | undefined;
-
-/**
- * While `into` is set, `encodeInto` appends `offset, length, crc` to it for every bytes value of at
- * least {@link KNOWN_CRC_MIN_BYTES} with a known CRC, in the order it writes them. Pass `undefined`
- * to stop. For sinks.
- */
-export function collectCrcSpans(into: number[] | undefined): void {
-  spans = into;
-}
-
-/** The encoder's side of {@link collectCrcSpans}: notes `value` written at `offset`. Internal. */
-export function noteWrittenBytes(value: Uint8Array, offset: number): void {
-  if (spans === undefined || value.length < KNOWN_CRC_MIN_BYTES) return;
+export function noteKnownCrc(crcSpans: number[], value: Uint8Array, offset: number): void {
+  if (value.length < KNOWN_CRC_MIN_BYTES) return;
   const crc = known.get(value);
-  if (crc !== undefined) spans.push(offset, value.length, crc);
+  if (crc !== undefined) crcSpans.push(offset, value.length, crc);
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { RequestThread } from '@tfpipe/core/internal';
 import {
   FILE_TOO_LARGE,
   MAX_READABLE_BYTES,
@@ -222,7 +223,6 @@ let threadsUnavailable = false;
 /** The reader threads; each request goes to the least busy one, or a new one when all are busy. */
 class ReaderPool {
   readonly #readers: ReaderThread[] = [];
-  #nextId = 0;
   /** Buffers given back since the last request; they go to a thread with the next one. */
   #returned: ArrayBuffer[] = [];
 
@@ -247,7 +247,7 @@ class ReaderPool {
     const returned = this.#returned;
     if (returned.length > 0) this.#returned = [];
     const back = returned.length > 0 ? returned : undefined;
-    return chosen.read(this.#nextId++, { path: file, hash, crc, maxBytes }, back);
+    return chosen.read({ path: file, hash, crc, maxBytes }, back);
   }
 
   async stop(): Promise<void> {
@@ -277,56 +277,31 @@ interface Reply {
   };
 }
 
-interface Waiting {
-  readonly resolve: (file: ImageFile) => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /** One reader thread and the requests it has not answered yet. */
 class ReaderThread {
-  readonly #worker: Worker;
-  readonly #waiting = new Map<number, Waiting>();
-  readonly #onGone: () => void;
-  #idleSince = 0;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined;
-  #gone = false;
+  readonly #thread: RequestThread;
 
   constructor(onGone: () => void) {
-    this.#onGone = onGone;
-    // No inherited flags: the parent's loaders and inspector have nothing to do in a file reader.
-    this.#worker = new Worker(READER_SOURCE, { eval: true, execArgv: [], name: 'tfpipe image reader' });
-    this.#worker.unref();
-    this.#worker.on('message', (reply: Reply) => this.#settle(reply));
-    this.#worker.on('error', (error) => this.#fail(error));
-    this.#worker.on('exit', (code) => this.#fail(new Error(`image reader thread exited (code ${code})`)));
+    this.#thread = new RequestThread({
+      // No inherited flags: the parent's loaders and inspector have nothing to do in a file reader.
+      start: () => new Worker(READER_SOURCE, { eval: true, execArgv: [], name: 'tfpipe image reader' }),
+      idleExitMs: IDLE_EXIT_MS,
+      exitMessage: (code) => `image reader thread exited (code ${code})`,
+      onGone,
+    });
   }
 
   /** Requests not answered yet. */
   get load(): number {
-    return this.#waiting.size;
+    return this.#thread.load;
   }
 
   /** Asks for one file; `back` (buffers given back) goes with the request. */
-  read(id: number, request: ReadRequest, back: ArrayBuffer[] | undefined): Promise<ImageFile> {
-    return new Promise<ImageFile>((resolve, reject) => {
-      // While busy it keeps the process alive: someone awaits its answer.
-      if (this.#waiting.size === 0) this.#worker.ref();
-      this.#waiting.set(id, { resolve, reject });
-      if (back === undefined) this.#worker.postMessage({ id, ...request });
-      else this.#worker.postMessage({ id, ...request, back }, back);
-    });
-  }
-
-  async stop(): Promise<void> {
-    this.#leave();
-    await this.#worker.terminate();
-  }
-
-  #settle(reply: Reply): void {
-    const waiting = this.#waiting.get(reply.id);
-    if (waiting === undefined) return;
-    this.#waiting.delete(reply.id);
-    if (this.#waiting.size === 0) this.#idle();
+  async read(request: ReadRequest, back: ArrayBuffer[] | undefined): Promise<ImageFile> {
+    const reply = await this.#thread.request<Reply>(
+      back === undefined ? request : { ...request, back },
+      back,
+    );
     if (reply.error === undefined) {
       const data = reply.data!;
       let given = false;
@@ -336,8 +311,7 @@ class ReaderThread {
         given = true;
         pool?.giveBack(data.buffer as ArrayBuffer);
       };
-      waiting.resolve({ data, sha256: reply.sha256, crc32c: reply.crc32c, giveBack });
-      return;
+      return { data, sha256: reply.sha256, crc32c: reply.crc32c, giveBack };
     }
     const { message, code, kind, size } = reply.error;
     const error: ReadRefusal = Object.assign(
@@ -346,38 +320,10 @@ class ReaderThread {
       kind === undefined ? {} : { kind },
       size === undefined ? {} : { size },
     );
-    waiting.reject(error);
+    throw error;
   }
 
-  #idle(): void {
-    this.#worker.unref();
-    this.#idleSince = performance.now();
-    this.#idleTimer ??= setTimeout(() => this.#checkIdle(), IDLE_EXIT_MS).unref();
-  }
-
-  /** Exits after IDLE_EXIT_MS without a request: one timer per idle spell, not one per request. */
-  #checkIdle(): void {
-    this.#idleTimer = undefined;
-    if (this.#waiting.size > 0) return;
-    const left = IDLE_EXIT_MS - (performance.now() - this.#idleSince);
-    if (left > 0) {
-      this.#idleTimer = setTimeout(() => this.#checkIdle(), left).unref();
-      return;
-    }
-    void this.stop();
-  }
-
-  #fail(error: unknown): void {
-    this.#leave();
-    for (const waiting of this.#waiting.values()) waiting.reject(error);
-    this.#waiting.clear();
-  }
-
-  /** Takes this thread out of the pool (once), so that no new request reaches it. */
-  #leave(): void {
-    if (this.#gone) return;
-    this.#gone = true;
-    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
-    this.#onGone();
+  async stop(): Promise<void> {
+    await this.#thread.stop(new Error('image reader thread exited (code 1)'));
   }
 }

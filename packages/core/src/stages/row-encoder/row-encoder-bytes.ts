@@ -1,6 +1,7 @@
 /** Byte-level helpers of the direct row encoder: templates, sizes, copies, varints. */
 import { encodeExample } from '../../codec/encode-example.js';
 import { varintSize, writeVarint, writeVarint64 } from '../../codec/varint.js';
+import { FLOAT_LIST_TAG, INT64_LIST_TAG, LIST_VALUE_TAG, MAP_ENTRY_TAG } from '../../codec/wire-tags.js';
 import type { Feature } from '../../model/feature.js';
 import type { RowSlots } from '../spec/row-cells.js';
 
@@ -17,10 +18,13 @@ export interface Template {
  */
 export function template(kind: string, prefix: Uint8Array, size: number): Template {
   const feature = kind === 'float' ? 8 : 4 + size;
-  const list = kind === 'float' ? [0x12, 0x06, 0x0a, 0x04] : [0x1a, 2 + size, 0x0a, size];
+  const list =
+    kind === 'float'
+      ? [FLOAT_LIST_TAG, 0x06, LIST_VALUE_TAG, 0x04]
+      : [INT64_LIST_TAG, 2 + size, LIST_VALUE_TAG, size];
   const entry = prefix.length + varintSize(feature) + feature;
   const out = new Uint8Array(1 + varintSize(entry) + prefix.length + varintSize(feature) + list.length);
-  out[0] = 0x0a;
+  out[0] = MAP_ENTRY_TAG;
   let position = writeVarint(out, 1, entry);
   out.set(prefix, position);
   position = writeVarint(out, position + prefix.length, feature);

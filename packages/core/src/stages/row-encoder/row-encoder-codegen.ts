@@ -5,6 +5,14 @@ import { plainDecimal } from '../spec/coerce-float.js';
 import { smallInteger } from '../spec/coerce-int64.js';
 import { FLOAT, INT64 } from '../spec/row-cells.js';
 import { copy, writeNegative } from './row-encoder-bytes.js';
+import {
+  BYTES_LIST_TAG,
+  EXAMPLE_FEATURES_TAG,
+  FLOAT_LIST_TAG,
+  INT64_LIST_TAG,
+  LIST_VALUE_TAG,
+  MAP_ENTRY_TAG,
+} from '../../codec/wire-tags.js';
 
 /** What the generated writer needs to know of one feature. */
 export interface GeneratedFeature {
@@ -83,7 +91,7 @@ return function writeRow(cells, chunk, missingEntries, position) {
   const t = chunk.bytes;
   const view = chunk.view;
   const start = chunk.used + ${FRAME_HEADER_BYTES};
-  t[start] = 10;
+  t[start] = ${EXAMPLE_FEATURES_TAG};
   let p = start + 1;
   ${varint('total')}
   ${write.join('\n  ')}
@@ -208,27 +216,27 @@ function writeEntry(index: number, feature: GeneratedFeature, missingEntries: Ui
   if (feature.kind === INT64) {
     present = [
       `const s = ${z}; const e = ${p + 5} + s;`,
-      `t[p++] = 10; ${varint('e')}`,
+      `t[p++] = ${MAP_ENTRY_TAG}; ${varint('e')}`,
       constantBytes(prefix, 'p'),
-      `p += ${p}; t[p] = 4 + s; t[p + 1] = 26; t[p + 2] = 2 + s; t[p + 3] = 10; t[p + 4] = s; p += 5;`,
+      `p += ${p}; t[p] = 4 + s; t[p + 1] = ${INT64_LIST_TAG}; t[p + 2] = 2 + s; t[p + 3] = ${LIST_VALUE_TAG}; t[p + 4] = s; p += 5;`,
       `const x = ${v}; if (x < 0) p = wneg(t, p, x); else { ${varint('x')} }`,
     ].join(' ');
   } else if (feature.kind === FLOAT) {
     const entry = p + 1 + 8;
     const head = new Uint8Array(1 + varintSize(entry) + p + 5);
-    head[0] = 10;
+    head[0] = MAP_ENTRY_TAG;
     let at = writeVarint(head, 1, entry);
     head.set(prefix, at);
     at += p;
-    head.set([8, 0x12, 6, 10, 4], at);
+    head.set([8, FLOAT_LIST_TAG, 6, LIST_VALUE_TAG, 4], at);
     present = `${constantBytes(head, 'p')} view.setFloat32(p + ${head.length}, ${v}, true); p += ${head.length + 4};`;
   } else {
     present = [
       `const f = ${z}; const n = ${v}; const b = b${index}; const l = ${size('n')} + 1 + n; const e = ${p} + ${size('f')} + f;`,
-      `t[p++] = 10; ${varint('e')}`,
+      `t[p++] = ${MAP_ENTRY_TAG}; ${varint('e')}`,
       `${constantBytes(prefix, 'p')} p += ${p}; ${varint('f')}`,
-      `t[p++] = 10; ${varint('l')}`,
-      `t[p++] = 10; ${varint('n')}`,
+      `t[p++] = ${BYTES_LIST_TAG}; ${varint('l')}`,
+      `t[p++] = ${LIST_VALUE_TAG}; ${varint('n')}`,
       `if (typeof b !== 'string') p = copy(b, t, p);`,
       'else if (n === b.length) p = writeAscii(t, p, b);',
       'else p = writeUtf8(t, p, b);',

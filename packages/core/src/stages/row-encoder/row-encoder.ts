@@ -16,6 +16,16 @@ import type { Feature } from '../../model/feature.js';
 import type { CompiledEntry } from '../spec/compile-feature.js';
 import { BYTES, FLOAT, INT64, RowSlots } from '../spec/row-cells.js';
 import { generateRowWriter, type GeneratedRowWriter, type RowChunk } from './row-encoder-codegen.js';
+import {
+  BYTES_LIST_TAG,
+  ENTRY_KEY_TAG,
+  ENTRY_VALUE_TAG,
+  EXAMPLE_FEATURES_TAG,
+  FLOAT_LIST_TAG,
+  INT64_LIST_TAG,
+  LIST_VALUE_TAG,
+  MAP_ENTRY_TAG,
+} from '../../codec/wire-tags.js';
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /**
@@ -135,10 +145,10 @@ export class RowEncoder {
         return undefined;
       }
       const prefix = new Uint8Array(2 + varintSize(key.length) + key.length);
-      prefix[0] = 0x0a;
+      prefix[0] = ENTRY_KEY_TAG;
       const keyStart = writeVarint(prefix, 1, key.length);
       prefix.set(key, keyStart);
-      prefix[keyStart + key.length] = 0x12;
+      prefix[keyStart + key.length] = ENTRY_VALUE_TAG;
       const missing =
         entry.missing === 'empty'
           ? ({ kind: entry.kind, value: [] } as Feature)
@@ -172,7 +182,7 @@ export class RowEncoder {
     if (out.bytes.length - out.used < room) out.reserve(room);
     const start = out.used + FRAME_HEADER_BYTES;
     const chunk = out.bytes;
-    chunk[start] = 0x0a;
+    chunk[start] = EXAMPLE_FEATURES_TAG;
     out.used = this.#write(chunk, writeVarint(chunk, start + 1, total)) + FRAME_TRAILER_BYTES;
     return new EncodedExample(chunk, start, length, true, position);
   }
@@ -304,7 +314,7 @@ export class RowEncoder {
       }
       const size = this.#sizes[index]!;
       const prefix = feature.prefix;
-      target[position] = 0x0a;
+      target[position] = MAP_ENTRY_TAG;
       position = writeVarint(target, position + 1, prefix.length + varintSize(size) + size);
       position = copy(prefix, target, position);
       position = writeVarint(target, position, size);
@@ -331,13 +341,13 @@ export class RowEncoder {
     const count = this.#counts[index]!;
     const numbers = slots.numbers;
     if (kind === FLOAT) {
-      target[position] = 0x12;
+      target[position] = FLOAT_LIST_TAG;
       if (count === 0) {
         target[position + 1] = 0;
         return position + 2;
       }
       position = writeVarint(target, position + 1, fieldSize(count * 4));
-      target[position] = 0x0a;
+      target[position] = LIST_VALUE_TAG;
       position = writeVarint(target, position + 1, count * 4);
       const typed = this.#typed[index];
       if (typed !== undefined && LITTLE_ENDIAN) {
@@ -353,13 +363,13 @@ export class RowEncoder {
     }
     const payload = this.#payloads[index]!;
     if (kind === INT64) {
-      target[position] = 0x1a;
+      target[position] = INT64_LIST_TAG;
       if (count === 0) {
         target[position + 1] = 0;
         return position + 2;
       }
       position = writeVarint(target, position + 1, fieldSize(payload));
-      target[position] = 0x0a;
+      target[position] = LIST_VALUE_TAG;
       position = writeVarint(target, position + 1, payload);
       for (let slot = first; slot < first + count; slot++) {
         const number = numbers[slot]!;
@@ -372,12 +382,12 @@ export class RowEncoder {
       }
       return position;
     }
-    target[position] = 0x0a;
+    target[position] = BYTES_LIST_TAG;
     position = writeVarint(target, position + 1, payload);
     const objects = slots.objects;
     for (let slot = first; slot < first + count; slot++) {
       const length = numbers[slot]!;
-      target[position] = 0x0a;
+      target[position] = LIST_VALUE_TAG;
       position = writeVarint(target, position + 1, length);
       const value = objects[slot];
       if (typeof value === 'string') {
