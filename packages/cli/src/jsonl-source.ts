@@ -15,7 +15,7 @@ import {
   utf16Advice,
   utf16Evidence,
 } from '@tfpipe/core';
-import { openRegularFile } from '@tfpipe/sink-tfrecord';
+import { openRegularFile } from '@tfpipe/node-utils';
 
 /** Options of {@link jsonLinesSource}. */
 export interface JsonLinesSourceOptions extends RecordErrorOptions {

@@ -13,7 +13,7 @@ import {
   type SequenceExample,
 } from '@tfpipe/core';
 import { frameRecord } from './frame-record.js';
-import { writeError } from './io-error.js';
+import { writeError } from '@tfpipe/node-utils';
 import { tfrecordSource } from './tfrecord-source.js';
 
 /** Options of {@link externalShuffle}. */

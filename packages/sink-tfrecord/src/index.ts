@@ -59,9 +59,7 @@ export { readManifest, MANIFEST_FORMAT, MANIFEST_SUFFIX, MAX_MANIFEST_BYTES } fr
 export type { TfrecordManifest, ManifestShard } from './manifest.js';
 export { shardName, temporaryPath, releaseTemporary, removeStaleTemporaries } from './shard-names.js';
 export type { StaleTemporaries } from './shard-names.js';
-export { expandPaths } from './expand-paths.js';
-export { openRegularFile } from './open-regular-file.js';
-export type { OpenedFile } from './open-regular-file.js';
+export { expandTfrecordPaths } from './expand-tfrecord-paths.js';
 
 // Config-file plugins (for `tfpipe run`) and the disk-backed full shuffle
 export { plugin, sourcePlugin, tfrecordSinkOptionsSchema, tfrecordSourceOptionsSchema } from './plugin.js';

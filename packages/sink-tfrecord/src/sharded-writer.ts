@@ -17,7 +17,7 @@ import {
 import { coreCodec, type CoreCodec } from './core-codec.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
 import { KNOWN_SPANS } from './native-crc32c.js';
-import { writeError } from './io-error.js';
+import { writeError } from '@tfpipe/node-utils';
 import { buildManifest, manifestPath } from './manifest-writer.js';
 import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
 import { checkOpenFiles } from './open-files.js';

@@ -1,4 +1,4 @@
-import { countRecords, expandPaths } from '@tfpipe/sink-tfrecord';
+import { countRecords, expandTfrecordPaths } from '@tfpipe/sink-tfrecord';
 import type { Command } from '../command.js';
 import { requirePositionals } from '../flags.js';
 import { writeLine } from '../io.js';
@@ -18,7 +18,7 @@ Options:
 ${READ_FLAGS_HELP}`,
   options: { ...READ_FLAGS },
   async run(values, positionals, io) {
-    const files = await expandPaths(requirePositionals(positionals, 'FILE to count'), 'count');
+    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to count'), 'count');
     const options = readOptions(values);
     let total = 0;
     for (const file of files) {

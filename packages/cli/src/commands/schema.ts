@@ -1,13 +1,8 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
-import {
-  countRecords,
-  detectCompression,
-  expandPaths,
-  openRegularFile,
-  readExamples,
-} from '@tfpipe/sink-tfrecord';
+import { countRecords, detectCompression, expandTfrecordPaths, readExamples } from '@tfpipe/sink-tfrecord';
+import { openRegularFile } from '@tfpipe/node-utils';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds-metadata.js';
 import type { Command } from '../command.js';
@@ -116,7 +111,7 @@ ${READ_FLAGS_HELP}`,
     ...READ_FLAGS,
   },
   async run(values, positionals, io) {
-    const files = await expandPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
+    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
     const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
     const tfdsFiles =
       format === 'tfds'
