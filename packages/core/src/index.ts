@@ -30,6 +30,8 @@ export type { Example, SequenceExample, Features, PayloadType } from './model/ex
 // Errors
 export { TfpipeError, TFPIPE_ERROR_CODES, formatPosition } from './errors/tfpipe-error.js';
 export type { TfpipeErrorCode, TfpipeErrorOptions, Position } from './errors/tfpipe-error.js';
+export { registerErrorCodes, isErrorCode, errorCodes } from './errors/error-codes.js';
+export type { TfpipeErrorCodes } from './errors/error-codes.js';
 
 // Path expansion: the one glob matcher and walker of every plugin (the file system is passed in)
 export {
