@@ -32,6 +32,7 @@ export { TfpipeError, TFPIPE_ERROR_CODES, formatPosition } from './errors/tfpipe
 export type { TfpipeErrorCode, TfpipeErrorOptions, Position } from './errors/tfpipe-error.js';
 export { registerErrorCodes, isErrorCode, errorCodes } from './errors/error-codes.js';
 export type { TfpipeErrorCodes } from './errors/error-codes.js';
+export { PositionedRecord } from './errors/positioned-record.js';
 
 // Path expansion: the one glob matcher and walker of every plugin (the file system is passed in)
 export {

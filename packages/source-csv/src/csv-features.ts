@@ -1,4 +1,4 @@
-import { RecordErrorPolicy, TfpipeError, attachReport } from '@tfpipe/core';
+import { RecordErrorPolicy, TfpipeError, attachReport, PositionedRecord } from '@tfpipe/core';
 import type { Example, Feature, Positioned, Reporter } from '@tfpipe/core';
 import { compileColumn } from './cell-converter.js';
 import type { CellConverter } from './cell-converter.js';
@@ -7,7 +7,6 @@ import { CsvRowEncoder, FEATURES_STAGE, completeColumns, csvValueError } from '.
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
-import { CsvPositioned } from './csv-positioned.js';
 import { RecordStream, csvReaderReport } from './csv-source.js';
 import { resolveCsvSourceOptions } from './csv-source-options.js';
 import type { CsvSourceOptions, ResolvedCsvSourceOptions } from './csv-source-options.js';
@@ -86,7 +85,8 @@ export function csvFeatures(
   const engine = new FeatureEngine(
     options,
     'features',
-    (record) => new CsvPositioned(record.file, record.line, record.row) as unknown as Record<string, Feature>,
+    (record) =>
+      new PositionedRecord(record.file, record.row, record.line) as unknown as Record<string, Feature>,
   );
   return engineStream(
     engine,
