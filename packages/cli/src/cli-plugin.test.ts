@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tfpipe } from './__fixtures__/run-cli.js';
 
@@ -44,6 +46,32 @@ export const plugin = {
         if (next === count) return controller.close();
         controller.enqueue({ n: next, square: next * next });
         next++;
+      },
+    });
+    return { readable };
+  },
+};
+`;
+
+// A third-party source with an error code of its own: declared for the types (in its .d.ts) and
+// registered with core at load, then thrown like any of tfpipe's codes.
+const WEATHER_SOURCE = `
+import { registerErrorCodes, TfpipeError } from '@tfpipe/core';
+registerErrorCodes(['WEATHER_STATION_OFFLINE']);
+export const plugin = {
+  kind: 'source',
+  name: 'tfpipe-source-weather',
+  description: 'readings of a weather station',
+  options: { '~standard': { version: 1, vendor: 'hand-written', validate: (value) => ({ value }) } },
+  output: 'rows',
+  create() {
+    const readable = new ReadableStream({
+      pull() {
+        throw new TfpipeError('WEATHER_STATION_OFFLINE', 'station offline', {
+          stage: 'weatherSource',
+          fatal: true,
+          position: { file: 'station-7', recordIndex: 0 },
+        });
       },
     });
     return { readable };
@@ -140,5 +168,24 @@ describe('third-party plugins in pipeline files', () => {
     const result = await tfpipe(['run', config]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('unknown plugin "tfpipe-source-not-installed"');
+  });
+
+  it("prints the error code a plugin registered, as it prints tfpipe's own", async () => {
+    await installPlugin('tfpipe-source-weather', WEATHER_SOURCE);
+    // The plugin peer-depends on @tfpipe/core: the copy installed beside it is this workspace's.
+    const core = realpathSync(join(dirname(fileURLToPath(import.meta.url)), '../node_modules/@tfpipe/core'));
+    await mkdir(join(directory, 'node_modules/@tfpipe'), { recursive: true });
+    await symlink(core, join(directory, 'node_modules/@tfpipe/core'), 'dir').catch(() => undefined);
+    const config = join(directory, 'weather.json');
+    await writeFile(
+      config,
+      JSON.stringify({
+        source: { plugin: 'tfpipe-source-weather', options: {} },
+        sink: { plugin: '@tfpipe/sink-tfrecord', options: { path: 'weather.tfrecord' } },
+      }),
+    );
+    const result = await tfpipe(['run', config]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('station offline at record 0 of station-7 [WEATHER_STATION_OFFLINE]');
   });
 });

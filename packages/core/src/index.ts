@@ -23,6 +23,8 @@ export type { Example, SequenceExample, Features, PayloadType } from './model/ex
 // Errors
 export { TfpipeError, TFPIPE_ERROR_CODES } from './errors/tfpipe-error.js';
 export type { TfpipeErrorCode, TfpipeErrorOptions, Position } from './errors/tfpipe-error.js';
+export { registerErrorCodes, isErrorCode, errorCodes } from './errors/error-codes.js';
+export type { TfpipeErrorCodes } from './errors/error-codes.js';
 
 // Positions and reports: where a record or an error came from, what a stage did
 export { positionOf, reportOf } from './contract/plugin-contract.js';

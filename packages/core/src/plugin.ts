@@ -34,6 +34,7 @@ export type {
   Reporter,
 } from './contract/plugin-contract.js';
 export { RecordErrorPolicy } from './contract/record-error-policy.js';
+export { PositionedRecord } from './errors/positioned-record.js';
 
 // Path expansion: the one glob matcher and walker of every plugin (the file system is passed in)
 export {

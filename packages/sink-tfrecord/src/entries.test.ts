@@ -14,7 +14,6 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
     expect(await exportSurface(packageDirectory, '.', sink)).toMatchInlineSnapshot(`
       [
         "DecompressTfrecordOptions: type",
-        "ExternalShuffleOptions: type",
         "FrameRecordsOptions: type",
         "LostRegion: type",
         "ManifestShard: type",
@@ -38,7 +37,6 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "createTfrecordWriter: function",
         "decompressTfrecord: function",
         "detectCompression: function",
-        "externalShuffle: function",
         "frameRecords: function",
         "plugin: object",
         "readExamples: function",
@@ -77,13 +75,11 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
   test('@tfpipe/sink-tfrecord/internal', async () => {
     expect(await exportSurface(packageDirectory, './internal', internal)).toMatchInlineSnapshot(`
       [
-        "OpenedFile: type",
         "StaleTemporaries: type",
         "compressionOfName: function",
         "crc32c: function",
-        "expandPaths: function",
+        "expandTfrecordPaths: function",
         "frameRecord: function",
-        "openRegularFile: function",
         "releaseTemporary: function",
         "removeStaleTemporaries: function",
         "temporaryPath: function",

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { TfpipeError } from '@tfpipe/core';
-import { readError } from './io-error.js';
-import { openRegularFile } from './open-regular-file.js';
+import { readError } from '@tfpipe/node-utils';
+import { openRegularFile } from '@tfpipe/node-utils';
 
 /**
  * A pull-based byte stream of one file read through a `FileHandle` in chunks of `chunkBytes`: it opens

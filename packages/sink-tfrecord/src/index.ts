@@ -44,5 +44,3 @@ export type { TfrecordManifest, ManifestShard } from './manifest.js';
 // Config-file plugins (for `tfpipe run`)
 export { plugin, sourcePlugin, tfrecordSinkOptionsSchema, tfrecordSourceOptionsSchema } from './plugin.js';
 export type { TfrecordSinkPluginOptions, TfrecordSourcePluginOptions } from './plugin.js';
-// The write-error mapping, for @tfpipe/pipeline's disk-backed full shuffle
-export { writeError } from './io-error.js';

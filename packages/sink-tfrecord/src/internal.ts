@@ -6,9 +6,7 @@
  *
  * **No semver promise**: anything here may change or go in any release, minor and patch included.
  */
-export { expandPaths } from './expand-paths.js';
-export { openRegularFile } from './open-regular-file.js';
-export type { OpenedFile } from './open-regular-file.js';
+export { expandTfrecordPaths } from './expand-tfrecord-paths.js';
 export { temporaryPath, releaseTemporary, removeStaleTemporaries } from './shard-names.js';
 export type { StaleTemporaries } from './shard-names.js';
 export { compressionOfName } from './sink-options.js';

@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { TfpipeError, type FeatureListStat, type FeatureStat, type PayloadType } from '@tfpipe/core';
-import { readError } from './io-error.js';
-import { openRegularFile } from './open-regular-file.js';
+import { readError } from '@tfpipe/node-utils';
+import { openRegularFile } from '@tfpipe/node-utils';
 import type { TfrecordCompression } from './tf-record.js';
 
 /** The manifest's format marker. */

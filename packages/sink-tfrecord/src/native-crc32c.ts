@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { loadNativeCrc32c, type NativeCrc32c } from '@tfpipe/node-utils';
 import { crc32c as jsCrc32c, crc32cCombine, crc32cRange } from './crc32c.js';
 
 /**
@@ -9,20 +9,11 @@ import { crc32c as jsCrc32c, crc32cCombine, crc32cRange } from './crc32c.js';
  */
 export const NATIVE_CRC_THRESHOLD = 512;
 
-type NativeCrc32c = (input: Uint8Array, initialState?: number) => number;
-
 let native: NativeCrc32c | null | undefined;
 
 /** The native CRC-32C, or `null` when `@node-rs/crc32` or its prebuilt binary is missing. */
 function loadNative(): NativeCrc32c | null {
-  if (native !== undefined) return native;
-  try {
-    const require = createRequire(import.meta.url);
-    const module = require('@node-rs/crc32') as { crc32c?: unknown };
-    native = typeof module.crc32c === 'function' ? (module.crc32c as NativeCrc32c) : null;
-  } catch {
-    native = null;
-  }
+  if (native === undefined) native = loadNativeCrc32c();
   return native;
 }
 

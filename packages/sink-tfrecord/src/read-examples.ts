@@ -7,7 +7,7 @@ import {
   type PayloadType,
   type SequenceExample,
 } from '@tfpipe/core';
-import { expandPaths } from './expand-paths.js';
+import { expandTfrecordPaths } from './expand-tfrecord-paths.js';
 import { readManifest } from './manifest.js';
 import { payloadDecoder, type RecordPlace } from './payload-check.js';
 import type { LostRegion } from './tf-record.js';
@@ -46,7 +46,7 @@ export async function* readExamples(
   paths: string | readonly string[],
   options: ReadExamplesOptions = {},
 ): AsyncIterable<Example | SequenceExample> {
-  const files = await expandPaths(paths, STAGE);
+  const files = await expandTfrecordPaths(paths, STAGE);
   const requested = options.payloadType ?? 'Example';
   const manifest = files[0] === undefined ? undefined : await readManifest(files[0]);
   if (options.payloadType === undefined && manifest?.payloadType === 'SequenceExample') {
@@ -126,7 +126,7 @@ export async function verifyTfrecord(
   paths: string | readonly string[],
   options: VerifyTfrecordOptions = {},
 ): Promise<VerifyResult> {
-  const files = await expandPaths(paths, 'verifyTfrecord');
+  const files = await expandTfrecordPaths(paths, 'verifyTfrecord');
   const { payloadType: requested = 'none', ...readOptions } = options;
   const payloadType =
     requested !== 'auto'

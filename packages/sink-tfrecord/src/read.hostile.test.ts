@@ -2,10 +2,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from './__fixtures__/helpers.js';
+import { framedFile, tempDir } from './__fixtures__/helpers.js';
 import { frameRecord } from './frame-record.js';
 import { countRecords, verifyTfrecord } from './read-examples.js';
 import { tfrecordSource } from './tfrecord-source.js';
+import { rejectionOf as failure } from '@tfpipe/core/testing';
 
 const TINY_RECORDS = 300_000;
 
@@ -43,4 +44,26 @@ describe('many tiny records (a 1 MiB chunk holds ~60,000 of them)', () => {
     expect(expected).toBe(TINY_RECORDS);
     expect(performance.now() - started).toBeLessThan(20_000);
   }, 30_000);
+});
+
+describe('file names that are not UTF-8', () => {
+  const linux = process.platform === 'linux';
+  it.skipIf(!linux)(
+    'a glob over files whose names are not UTF-8 fails naming one (was 3 of 6 counted, exit 0)',
+    async () => {
+      const directory = await tempDir();
+      const shard = framedFile([new Uint8Array([1, 2, 3])]);
+      for (const name of [[0x61], [0x62], [0x63], [0x64, 0xff], [0x65, 0xfe], [0x66, 0xe9]]) {
+        await writeFile(
+          Buffer.concat([Buffer.from(`${directory}/`), Buffer.from(name), Buffer.from('.tfrecord')]),
+          shard,
+        );
+      }
+      const error = await failure(countRecords(`${directory}/*.tfrecord`));
+      expect(error.code).toBe('IO');
+      expect(error.message).toBe(
+        `cannot read a file whose name is not valid UTF-8 in ${directory}/d\\xFF.tfrecord: rename it to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest)`,
+      );
+    },
+  );
 });

@@ -14,7 +14,7 @@ import {
 } from '@tfpipe/core';
 import { exampleCodec, type ExampleCodec } from './example-codec.js';
 import { FRAME_OVERHEAD } from './frame-record.js';
-import { writeError } from './io-error.js';
+import { writeError } from '@tfpipe/node-utils';
 import { buildManifest, manifestPath } from './manifest-writer.js';
 import { DIRECT_PAYLOAD_BYTES, ShardFile } from './shard-file.js';
 import { checkOpenFiles } from './open-files.js';

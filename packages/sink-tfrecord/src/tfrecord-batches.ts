@@ -1,6 +1,6 @@
 import type { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import type { StageReport } from '@tfpipe/core';
-import { expandPaths } from './expand-paths.js';
+import { expandTfrecordPaths } from './expand-tfrecord-paths.js';
 import { fileBytes } from './file-bytes.js';
 import { fastCrc32c } from './native-crc32c.js';
 import { nodeDecompressor } from './node-decompressor.js';
@@ -49,7 +49,7 @@ export class TfrecordBatches {
   /** The next non-empty batch of records, or `undefined` after the last file (or once cancelled). */
   async next(): Promise<TfRecord[] | undefined> {
     const settings = this.#settings;
-    this.#files ??= await expandPaths(settings.paths, settings.stage);
+    this.#files ??= await expandTfrecordPaths(settings.paths, settings.stage);
     for (;;) {
       if (this.#cancelled) return undefined;
       if (this.#reader === undefined) {

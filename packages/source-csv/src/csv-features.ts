@@ -1,4 +1,4 @@
-import { RecordErrorPolicy, attachReport } from '@tfpipe/core/plugin';
+import { RecordErrorPolicy, attachReport, PositionedRecord } from '@tfpipe/core/plugin';
 import { TfpipeError } from '@tfpipe/core';
 import type { Example, Feature } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
@@ -10,7 +10,6 @@ import { CsvRecordReader } from './csv-record-reader.js';
 import { READ_CHUNK_BYTES } from './file-input.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
-import { CsvPositioned } from './csv-positioned.js';
 import { RecordStream, csvReaderReport } from './csv-source.js';
 import { resolveCsvSourceOptions } from './csv-source-options.js';
 import type { CsvSourceOptions, ResolvedCsvSourceOptions } from './csv-source-options.js';
@@ -89,7 +88,8 @@ export function csvFeatures(
   const engine = new FeatureEngine(
     options,
     'features',
-    (record) => new CsvPositioned(record.file, record.line, record.row) as unknown as Record<string, Feature>,
+    (record) =>
+      new PositionedRecord(record.file, record.row, record.line) as unknown as Record<string, Feature>,
   );
   return engineStream(
     engine,

@@ -6,7 +6,8 @@ import type { ColumnPlan } from './column-plan.js';
 import { CsvParser, RecordTooLongError, UnterminatedQuoteError, countNewlines } from './csv-parser.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { detectDelimiter } from './detect-delimiter.js';
-import { ChunkedFileReader, READ_CHUNK_BYTES, expandPaths } from './file-input.js';
+import { expandPaths } from '@tfpipe/node-utils';
+import { ChunkedFileReader, READ_CHUNK_BYTES } from './file-input.js';
 import { InvalidUtf8Error, Utf16InputError, Utf8ChunkDecoder } from './utf8-chunk-decoder.js';
 
 /** One data record with the right number of fields, and where it is. */
@@ -267,7 +268,7 @@ export class CsvRecordReader {
   async #openNext(): Promise<boolean> {
     const { paths, stream } = this.#options;
     if (this.#queue === undefined) {
-      this.#queue = paths === undefined ? [] : await expandPaths(paths, STAGE);
+      this.#queue = paths === undefined ? [] : await expandPaths(paths, { stage: STAGE });
       if (stream !== undefined) {
         const reader = stream.getReader();
         this.#startFile(this.#options.fileName, {

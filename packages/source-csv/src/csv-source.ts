@@ -1,8 +1,7 @@
-import { RecordErrorPolicy, attachReport } from '@tfpipe/core/plugin';
+import { RecordErrorPolicy, attachReport, PositionedRecord } from '@tfpipe/core/plugin';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import type { StageReport } from '@tfpipe/core';
 import type { ColumnPlan } from './column-plan.js';
-import { CsvPositioned } from './csv-positioned.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import { resolveCsvSourceOptions } from './csv-source-options.js';
@@ -156,7 +155,10 @@ function rowBuilder(plan: ColumnPlan): (record: CsvRecord) => CsvRow {
   const count = indexes.length;
   const special = names.includes('__proto__');
   return (record) => {
-    const row = new CsvPositioned(record.file, record.line, record.row) as unknown as Record<string, string>;
+    const row = new PositionedRecord(record.file, record.row, record.line) as unknown as Record<
+      string,
+      string
+    >;
     const fields = record.fields;
     for (let index = 0; index < count; index++) {
       const value = fields[indexes[index]!]!;

@@ -34,6 +34,7 @@ describe('the entries of @tfpipe/source-csv', () => {
         "plugin: object",
         "saveSchema: function",
         "saveVocabularies: function",
+        "vocabularyFiles: function",
       ]
     `);
   });

@@ -1,9 +1,6 @@
-import { constants } from 'node:fs';
-import { open, readdir, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import * as path from 'node:path';
-import { checkReplacedName, expandGlob, isGlob } from '@tfpipe/core/plugin';
 import { TfpipeError } from '@tfpipe/core';
+import { openRegularFile } from '@tfpipe/node-utils';
 
 /**
  * Bytes read from a file per read call. In the bench's CSV, 64 KiB reads parse at 2.0-2.2M rows/s,
@@ -13,58 +10,6 @@ import { TfpipeError } from '@tfpipe/core';
 export const READ_CHUNK_BYTES = 64 * 1024;
 /** Chunks read ahead of the parser at most. */
 export const READ_AHEAD_CHUNKS = 4;
-
-/**
- * Expands `paths` (files or globs: `*`, `?`, `**`, `[abc]`, `{a,b}`, core's one matcher) into files,
- * pattern by pattern in the order given, each glob's matches sorted.
- * @throws TfpipeError `INPUT_NOT_FOUND` when a path does not exist or a pattern matches nothing,
- * `INVALID_OPTION` for a bad glob, `IO` when a matching file's name is not UTF-8
- */
-export async function expandPaths(paths: readonly string[], stage: string): Promise<string[]> {
-  const files: string[] = [];
-  for (const pattern of paths) {
-    if (!isGlob(pattern)) {
-      await checkReplacedName({ stat }, pattern, stage);
-      await assertFile(pattern, stage);
-      files.push(pattern);
-      continue;
-    }
-    const matches = await expandGlob(pattern.split(path.sep).join('/'), {
-      fileSystem: { readdir, stat },
-      stage,
-    });
-    if (matches.length === 0) {
-      throw new TfpipeError('INPUT_NOT_FOUND', `no file matches ${JSON.stringify(pattern)}`, {
-        stage,
-        fatal: true,
-      });
-    }
-    // A loop, not `push(...matches)`: a glob may match more files than a call takes arguments.
-    for (const match of matches) files.push(match);
-  }
-  return files;
-}
-
-async function assertFile(file: string, stage: string): Promise<void> {
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) {
-      throw new TfpipeError('INPUT_NOT_FILE', 'not a regular file', {
-        stage,
-        position: { file },
-        fatal: true,
-      });
-    }
-  } catch (error) {
-    if (TfpipeError.is(error)) throw error;
-    throw new TfpipeError('INPUT_NOT_FOUND', 'cannot open input', {
-      stage,
-      position: { file },
-      fatal: true,
-      cause: error,
-    });
-  }
-}
 
 /**
  * Reads a file chunk by chunk through one FileHandle; `close` is idempotent. Up to
@@ -92,31 +37,12 @@ export class ChunkedFileReader {
     this.#size = size;
   }
 
-  /** Opens `file`. @throws TfpipeError `INPUT_NOT_FOUND`, `INPUT_NOT_FILE` */
+  /** Opens `file`. @throws TfpipeError `INPUT_NOT_FOUND`, `INPUT_NOT_FILE`, `IO` */
   /** @param chunkBytes - bytes per read @default READ_CHUNK_BYTES */
   static async open(file: string, stage: string, chunkBytes = READ_CHUNK_BYTES): Promise<ChunkedFileReader> {
-    let handle: FileHandle;
-    try {
-      // O_NONBLOCK: a path swapped for a FIFO since it was listed must not block the open forever.
-      handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch (error) {
-      throw new TfpipeError('INPUT_NOT_FOUND', 'cannot open input', {
-        stage,
-        position: { file },
-        fatal: true,
-        cause: error,
-      });
-    }
-    const info = await handle.stat();
-    if (!info.isFile()) {
-      await handle.close();
-      throw new TfpipeError('INPUT_NOT_FILE', 'not a regular file', {
-        stage,
-        position: { file },
-        fatal: true,
-      });
-    }
-    return new ChunkedFileReader(handle, file, stage, info.size, chunkBytes);
+    // A FIFO or device is refused before any open (which could block), a path swapped since: after.
+    const { handle, size } = await openRegularFile(file, stage);
+    return new ChunkedFileReader(handle, file, stage, size, chunkBytes);
   }
 
   /** The file's size when it was opened: what reads must find. */

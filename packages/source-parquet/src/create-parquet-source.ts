@@ -1,4 +1,4 @@
-import { RecordErrorPolicy, attachReport } from '@tfpipe/core/plugin';
+import { RecordErrorPolicy, attachReport, PositionedRecord } from '@tfpipe/core/plugin';
 import { TfpipeError } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import type { RecordErrorOptions, StageReport } from '@tfpipe/core';
@@ -8,7 +8,6 @@ import type { ColumnMapper, MappedSchema } from './map-parquet-schema.js';
 import { resolveReadOptions } from './parquet-read-options.js';
 import type { ParquetReadOptions, ResolvedReadOptions } from './parquet-read-options.js';
 import type { ParquetSchema } from './parquet-schema-types.js';
-import { ParquetPositioned } from './parquet-positioned.js';
 import { checkPageHeaders, columnChunkRanges } from './check-page-headers.js';
 import type { ColumnChunkRange } from './check-page-headers.js';
 import { pageCompressors } from './page-compressors.js';
@@ -215,7 +214,7 @@ export function createParquetSource(
     const raw = decoded.rawRows[index] as unknown[];
     const rowIndex = slice.start + index;
     const file = reading.input.name;
-    const row = new ParquetPositioned(file, slice.rowGroup, rowIndex) as unknown as ParquetRow;
+    const row = new PositionedRecord(file, rowIndex, -1, slice.rowGroup, rowIndex) as unknown as ParquetRow;
     const mappers = reading.mappers;
     try {
       for (let column = 0; column < mappers.length; column++)

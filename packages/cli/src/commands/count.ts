@@ -1,5 +1,5 @@
 import { countRecords } from '@tfpipe/sink-tfrecord';
-import { expandPaths } from '@tfpipe/sink-tfrecord/internal';
+import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import type { Command } from '../command.js';
 import { requirePositionals } from '../flags.js';
 import { writeLine } from '../io.js';
@@ -19,7 +19,7 @@ Options:
 ${READ_FLAGS_HELP}`,
   options: { ...READ_FLAGS },
   async run(values, positionals, io) {
-    const files = await expandPaths(requirePositionals(positionals, 'FILE to count'), 'count');
+    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to count'), 'count');
     const options = readOptions(values);
     let total = 0;
     for (const file of files) {

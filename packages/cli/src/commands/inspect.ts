@@ -1,6 +1,6 @@
 import { exampleToJsonText, isSequenceExample, sequenceExampleToJsonText, type Features } from '@tfpipe/core';
-import { expandPaths } from '@tfpipe/sink-tfrecord/internal';
 import { readExamples } from '@tfpipe/sink-tfrecord';
+import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import type { Command } from '../command.js';
 import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
 import { writeLine } from '../io.js';
@@ -34,7 +34,7 @@ Options:
 ${READ_FLAGS_HELP}`,
   options: { json: { type: 'boolean' }, limit: { type: 'string' }, ...READ_FLAGS },
   async run(values, positionals, io) {
-    const files = await expandPaths(requirePositionals(positionals, 'FILE to inspect'), 'inspect');
+    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to inspect'), 'inspect');
     const json = booleanFlag(values, 'json');
     const limit = integerFlag(values, 'limit', 0) ?? (json ? Infinity : 10);
     const payloadType = await payloadTypeOf(values, files[0]);

@@ -3,7 +3,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '@tfpipe/pipeline';
 import { countRecords, detectCompression, readExamples } from '@tfpipe/sink-tfrecord';
-import { expandPaths, openRegularFile } from '@tfpipe/sink-tfrecord/internal';
+import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
+import { openRegularFile } from '@tfpipe/node-utils';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import type { Command } from '../command.js';
 import { booleanFlag, choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
@@ -111,7 +112,7 @@ ${READ_FLAGS_HELP}`,
     ...READ_FLAGS,
   },
   async run(values, positionals, io) {
-    const files = await expandPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
+    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
     const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
     const tfdsFiles =
       format === 'tfds'

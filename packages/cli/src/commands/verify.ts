@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { TfpipeError, reportOf, type PayloadType } from '@tfpipe/core';
-import { expandPaths } from '@tfpipe/sink-tfrecord/internal';
+import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import {
   tfrecordSink,
   tfrecordSource,
@@ -44,7 +44,7 @@ ${READ_FLAGS_HELP}
     overwrite: { type: 'boolean' },
   },
   async run(values, positionals, io) {
-    const files = await expandPaths(requirePositionals(positionals, 'FILE to verify'), 'verify');
+    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to verify'), 'verify');
     const options = readOptions(values);
     const repair = stringFlag(values, 'repair');
     if (repair !== undefined) return repairInto(files, repair, booleanFlag(values, 'overwrite'), options, io);

@@ -1,102 +1,7 @@
-/**
- * Every code a tfpipe error can carry. A closed union: plugins pick from it and never define their own
- * base error. Adding a code is a minor change; removing or renaming one is breaking.
- */
-export type TfpipeErrorCode =
-  // options and configuration: always fatal
-  | 'INVALID_OPTION'
-  | 'CONFIG_PARSE'
-  | 'CONFIG_SCHEMA'
-  | 'UNKNOWN_PLUGIN'
-  // the Example model and the builder
-  | 'FEATURE_TYPE'
-  | 'FEATURE_MISSING'
-  | 'UNSAFE_INTEGER'
-  | 'INT64_RANGE'
-  // protobuf and JSON forms
-  | 'PROTO_DECODE'
-  | 'JSON_PARSE'
-  | 'JSON_FORM'
-  // TFRecord framing
-  | 'RECORD_CRC'
-  | 'RECORD_TRUNCATED'
-  | 'RECORD_TOO_LARGE'
-  | 'DECOMPRESS'
-  // CSV
-  | 'CSV_PARSE'
-  | 'CSV_ROW_LENGTH'
-  | 'CSV_ENCODING'
-  | 'CSV_HEADER'
-  | 'CSV_EMPTY'
-  | 'CSV_VALUE'
-  // images
-  | 'IMAGE_DECODE'
-  | 'IMAGE_UNSUPPORTED'
-  | 'IMAGE_TOO_LARGE'
-  | 'IMAGE_ANNOTATION'
-  | 'IMAGE_BOX'
-  | 'PATH_ESCAPE'
-  // parquet
-  | 'PARQUET_FORMAT'
-  | 'PARQUET_UNSUPPORTED'
-  | 'PARQUET_COLUMN'
-  | 'PARQUET_SCHEMA'
-  // files and the run
-  | 'INPUT_NOT_FOUND'
-  | 'INPUT_NOT_FILE'
-  | 'INPUT_CHANGED'
-  | 'OUTPUT_EXISTS'
-  | 'OUTPUT_UNWRITABLE'
-  | 'DISK_FULL'
-  | 'IO'
-  | 'ABORTED'
-  | 'SPLIT'
-  | 'INTERNAL';
+import { checkErrorCode, type TfpipeErrorCode } from './error-codes.js';
 
-/** Every code, for exhaustive checks and docs. */
-export const TFPIPE_ERROR_CODES: readonly TfpipeErrorCode[] = [
-  'INVALID_OPTION',
-  'CONFIG_PARSE',
-  'CONFIG_SCHEMA',
-  'UNKNOWN_PLUGIN',
-  'FEATURE_TYPE',
-  'FEATURE_MISSING',
-  'UNSAFE_INTEGER',
-  'INT64_RANGE',
-  'PROTO_DECODE',
-  'JSON_PARSE',
-  'JSON_FORM',
-  'RECORD_CRC',
-  'RECORD_TRUNCATED',
-  'RECORD_TOO_LARGE',
-  'DECOMPRESS',
-  'CSV_PARSE',
-  'CSV_ROW_LENGTH',
-  'CSV_ENCODING',
-  'CSV_HEADER',
-  'CSV_EMPTY',
-  'CSV_VALUE',
-  'IMAGE_DECODE',
-  'IMAGE_UNSUPPORTED',
-  'IMAGE_TOO_LARGE',
-  'IMAGE_ANNOTATION',
-  'IMAGE_BOX',
-  'PATH_ESCAPE',
-  'PARQUET_FORMAT',
-  'PARQUET_UNSUPPORTED',
-  'PARQUET_COLUMN',
-  'PARQUET_SCHEMA',
-  'INPUT_NOT_FOUND',
-  'INPUT_NOT_FILE',
-  'INPUT_CHANGED',
-  'OUTPUT_EXISTS',
-  'OUTPUT_UNWRITABLE',
-  'DISK_FULL',
-  'IO',
-  'ABORTED',
-  'SPLIT',
-  'INTERNAL',
-];
+export { TFPIPE_ERROR_CODES } from './error-codes.js';
+export type { TfpipeErrorCode } from './error-codes.js';
 
 /**
  * Where in the input an error happened. Fields that do not apply are absent.
@@ -140,7 +45,8 @@ export interface TfpipeErrorOptions {
 const MARKER = Symbol.for('tfpipe.error');
 
 /**
- * The one error type of tfpipe. It carries a `code` from a closed union, the `stage`, the exact
+ * The one error type of tfpipe. It carries a `code` (tfpipe's own or a plugin's registered one, see
+ * `registerErrorCodes`), the `stage`, the exact
  * `position` and the `cause`; its message is built from the same facts, e.g.
  * `corrupted record at byte 1234 (record 17) of train-00001-of-00004: data CRC mismatch`.
  *
@@ -148,7 +54,7 @@ const MARKER = Symbol.for('tfpipe.error');
  * of the package.
  */
 export class TfpipeError extends Error {
-  /** What went wrong, from a closed set. */
+  /** What went wrong: tfpipe's own code or one a plugin registered. */
   readonly code: TfpipeErrorCode;
   /** The stage that raised it. */
   readonly stage: string | undefined;
@@ -163,6 +69,7 @@ export class TfpipeError extends Error {
   declare readonly [MARKER]: true;
 
   constructor(code: TfpipeErrorCode, detail: string, options: TfpipeErrorOptions = {}) {
+    checkErrorCode(code);
     const position = options.position ?? {};
     super(
       formatMessage(detail, position, options.reason),

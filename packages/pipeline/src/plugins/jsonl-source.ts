@@ -17,7 +17,7 @@ import {
   type RecordErrorOptions,
   type SequenceExample,
 } from '@tfpipe/core';
-import { importSinkTfrecord } from './import-peer.js';
+import { openRegularFile } from '@tfpipe/node-utils';
 
 /** Options of {@link jsonLinesSource}. */
 export interface JsonLinesSourceOptions extends RecordErrorOptions {
@@ -113,7 +113,6 @@ export function jsonLinesSource(
     {
       async start() {
         // Stat before open: a FIFO is INPUT_NOT_FILE at once instead of an open that waits for a writer.
-        const { openRegularFile } = await importSinkTfrecord('jsonLinesSource');
         handle = (await openRegularFile(options.path, 'jsonLinesSource')).handle;
       },
       async pull(controller) {

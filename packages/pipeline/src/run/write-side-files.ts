@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
 import type { OpenedSource } from '@tfpipe/core/plugin';
-import { importSinkTfrecord } from '../plugins/import-peer.js';
+import { writeError } from '@tfpipe/node-utils';
 
 const STAGE = 'run';
 const PLAIN_NAME = /^[^/\\]+$/;
@@ -40,8 +40,7 @@ export async function writeSideFiles(
       });
     }
     const file = join(staging, name);
-    await writeFile(file, contents).catch(async (error: unknown) => {
-      const { writeError } = await importSinkTfrecord('a run writing side files');
+    await writeFile(file, contents).catch((error: unknown) => {
       throw writeError(error, file, STAGE, 'writing a side file');
     });
     written.push(name);

@@ -11,6 +11,7 @@ import {
   type Example,
   type SequenceExample,
 } from '@tfpipe/core';
+import { writeError } from '@tfpipe/node-utils';
 import { importSinkTfrecord } from '../plugins/import-peer.js';
 
 /** Options of {@link externalShuffle}. */
@@ -126,7 +127,7 @@ export function externalShuffle(options: ExternalShuffleOptions = {}): {
   ): Promise<{ path: string; written: number }> => {
     let written = 0;
     tfrecord ??= await importSinkTfrecord('the full shuffle (shuffle.full)');
-    const { frameRecord, writeError } = tfrecord;
+    const { frameRecord } = tfrecord;
     directory ??= await mkdtemp(join(options.directory ?? tmpdir(), 'tfpipe-shuffle-'));
     const path = join(directory, `run-${String(runCounter++).padStart(5, '0')}.tfrecord`);
     const handle = await open(path, 'wx').catch((error: unknown) => {

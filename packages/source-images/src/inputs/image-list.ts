@@ -1,11 +1,9 @@
-import { createReadStream } from 'node:fs';
 import * as path from 'node:path';
-import { Readable } from 'node:stream';
-import { positionOf, reportOf, TfpipeError } from '@tfpipe/core';
-import { csvSource, type CsvRow } from '@tfpipe/source-csv';
+import { TfpipeError } from '@tfpipe/core';
 import { compareNames, labelMapFromNames } from '../label-map.js';
+import { parseCsvList, type ListEntry } from './csv-list.js';
 import type { ImageInput, ImageTask, LabelMap } from './image-task.js';
-import { checkInputFile, inputError, readInputText } from './read-input-file.js';
+import { readInputText } from './read-input-file.js';
 import { joinInside } from './safe-path.js';
 
 /** What {@link readImageList} needs. */
@@ -18,26 +16,26 @@ export interface ImageListOptions {
   readonly labelBase: number;
 }
 
-interface ListEntry {
-  readonly line: number;
-  readonly path: unknown;
-  readonly label: unknown;
-  readonly extra: Record<string, unknown>;
-}
+/** List files read as one image path per line: no header, no label, no other column. */
+const LINES_EXTENSIONS = new Set(['.txt', '.lst']);
 
 /**
- * A list file: CSV with a header row naming a `path` column (and optionally `label` and any extra
- * columns), or JSON Lines (`.jsonl`/`.ndjson`) of objects with `path` (and `label`, extras). Paths are
- * relative to `root`. Labels that are all integers are used as ids; otherwise they are class names,
+ * A list file: JSON Lines (`.jsonl`/`.ndjson`) of objects with `path` (and `label`, extras); one path
+ * per line (`.txt`/`.lst`); else CSV with a header row naming a `path` column (and optionally `label`
+ * and any extra columns), read by `@tfpipe/source-csv`, which only this needs. Paths are relative to
+ * `root`. Labels that are all integers are used as ids; otherwise they are class names,
  * numbered from `labelBase` in sorted (UTF-8 byte) order or in `classNames` order.
- * @throws TfpipeError fatal `INPUT_NOT_FOUND`, `CSV_PARSE`, `CSV_HEADER`, `JSON_PARSE`
+ * @throws TfpipeError fatal `INPUT_NOT_FOUND`, `CSV_PARSE`, `CSV_HEADER`, `JSON_PARSE`; `INVALID_OPTION`
+ * for a CSV list without `@tfpipe/source-csv` installed
  */
 export async function readImageList(file: string, options: ImageListOptions): Promise<ImageInput> {
   const extension = path.extname(file).toLowerCase();
   const entries =
     extension === '.jsonl' || extension === '.ndjson'
       ? parseJsonLines(await readInputText(file), file)
-      : await parseCsvList(file);
+      : LINES_EXTENSIONS.has(extension)
+        ? parseLines(await readInputText(file))
+        : await parseCsvList(file);
   const labels = entries
     .map((entry) => entry.label)
     .filter((label) => label !== undefined && label !== '')
@@ -83,57 +81,14 @@ export async function readImageList(file: string, options: ImageListOptions): Pr
   return labelMap === undefined ? { tasks } : { tasks, labelMap };
 }
 
-/**
- * A CSV list through source-csv's streaming parser (comma-separated, RFC 4180 quoting, blank lines
- * skipped), header names trimmed. Any CSV error is fatal here: a list with a bad row is a bad list.
- */
-async function parseCsvList(file: string): Promise<ListEntry[]> {
-  await checkInputFile(file);
-  const bytes = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
-  const source = csvSource({ stream: bytes, fileName: file, delimiter: ',', allowEmpty: true });
-  const rows: CsvRow[] = [];
-  const reader = source.getReader();
-  try {
-    for (let next = await reader.read(); !next.done; next = await reader.read()) rows.push(next.value);
-  } catch (error) {
-    throw listError(error, file);
-  }
-  const columns = (reportOf(source)?.details?.columns as string[] | undefined) ?? [];
-  const names = columns.map((name) => name.trim());
-  const pathColumn = columns[names.indexOf('path')];
-  if (pathColumn === undefined) {
-    throw new TfpipeError('CSV_HEADER', 'the list file needs a header row with a "path" column', {
-      stage: 'imageSource',
-      position: { file, line: 1 },
-      fatal: true,
-      reason: `found ${JSON.stringify(names)}`,
-    });
-  }
-  const labelColumn = columns[names.indexOf('label')];
-  return rows.map((row) => {
-    const extra: Record<string, unknown> = {};
-    columns.forEach((column, index) => {
-      if (column !== pathColumn && column !== labelColumn) extra[names[index]!] = row[column];
-    });
-    return {
-      line: positionOf(row)?.line ?? 0,
-      path: row[pathColumn],
-      label: labelColumn === undefined ? undefined : row[labelColumn],
-      extra,
-    };
+function parseLines(text: string): ListEntry[] {
+  const entries: ListEntry[] = [];
+  text.split('\n').forEach((content, index) => {
+    const imagePath = content.endsWith('\r') ? content.slice(0, -1) : content;
+    if (imagePath.trim() !== '')
+      entries.push({ line: index + 1, path: imagePath, label: undefined, extra: {} });
   });
-}
-
-/** source-csv's error (or an I/O error) as a fatal error of this stage, position kept. */
-function listError(error: unknown, file: string): TfpipeError {
-  if (!TfpipeError.is(error)) return inputError(error, file);
-  return new TfpipeError(error.code, `malformed list file: ${error.detail}`, {
-    stage: 'imageSource',
-    position: error.position,
-    fatal: true,
-    cause: error,
-    ...(error.reason === undefined ? {} : { reason: error.reason }),
-  });
+  return entries;
 }
 
 function parseJsonLines(text: string, file: string): ListEntry[] {

@@ -1,5 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
-import { TfpipeError } from '@tfpipe/core';
+import { notAFile, readError } from '@tfpipe/node-utils';
+import type { TfpipeError } from '@tfpipe/core';
+
+const STAGE = 'imageSource';
 
 /**
  * A whole annotation or list file as text. A missing or unreadable input is fatal: without it there is
@@ -16,33 +19,20 @@ export async function readInputText(file: string): Promise<string> {
 }
 
 /**
- * Checks that an input file exists and is a file.
+ * Checks that an input file exists and is a regular file: a FIFO named `x.xml` is refused, not waited on.
  * @throws TfpipeError `INPUT_NOT_FOUND`, `INPUT_NOT_FILE` or `IO`, all fatal
  */
 export async function checkInputFile(file: string): Promise<void> {
+  let info;
   try {
-    const info = await stat(file);
-    if (!info.isFile()) {
-      throw new TfpipeError('INPUT_NOT_FILE', 'not a file', {
-        stage: 'imageSource',
-        position: { file },
-        fatal: true,
-      });
-    }
+    info = await stat(file);
   } catch (error) {
     throw inputError(error, file);
   }
+  if (!info.isFile()) throw notAFile(file, STAGE, info.isDirectory());
 }
 
-/** A fatal `TfpipeError` for a failed file-system call on an input path. */
+/** A fatal `TfpipeError` for a failed file-system call on an input path (node-utils' mapping). */
 export function inputError(error: unknown, file: string): TfpipeError {
-  if (TfpipeError.is(error)) return error;
-  const code = (error as NodeJS.ErrnoException).code;
-  return new TfpipeError(code === 'ENOENT' ? 'INPUT_NOT_FOUND' : 'IO', 'cannot read the input', {
-    stage: 'imageSource',
-    position: { file },
-    cause: error,
-    fatal: true,
-    reason: (error as Error).message,
-  });
+  return readError(error, file, STAGE, 'reading the input');
 }

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RequestThread } from '@tfpipe/core/internal';
+import { nativeCrc32cPath } from '@tfpipe/node-utils';
 import {
   FILE_TOO_LARGE,
   MAX_READABLE_BYTES,
@@ -37,15 +37,6 @@ const FREE_MAX = 16;
 /** Bytes of buffers a reader thread keeps for later files, at most. */
 const FREE_BYTES = 32 * 1024 * 1024;
 
-/** Where the native `@node-rs/crc32` is, for the reader threads to load; '' when it cannot be found. */
-function nativeCrcPath(): string {
-  try {
-    return createRequire(import.meta.url).resolve('@node-rs/crc32');
-  } catch {
-    return '';
-  }
-}
-
 /** How much lower than the main thread's a reader thread's priority is (nice levels, Linux). */
 const READER_NICENESS = 5;
 
@@ -77,7 +68,7 @@ try {
 } catch {}
 let crc32c;
 try {
-  const native = require(${JSON.stringify(nativeCrcPath())}).crc32c;
+  const native = require(${JSON.stringify(nativeCrc32cPath())}).crc32c;
   if (native(new TextEncoder().encode('123456789'), 0) === 0xe3069283) crc32c = native;
 } catch {}
 const STEP = 65536;

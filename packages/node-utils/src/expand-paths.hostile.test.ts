@@ -1,10 +1,11 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { framedFile, tempDir } from './__fixtures__/helpers.js';
-import { countRecords } from './read-examples.js';
-import { expandPaths } from './expand-paths.js';
 import { rejectionOf } from '@tfpipe/core/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expandPaths as expand } from './expand-paths.js';
+
+const expandPaths = (paths: string, stage: string): Promise<string[]> => expand(paths, { stage });
 
 const linux = process.platform === 'linux';
 if (!linux)
@@ -15,7 +16,7 @@ const failure = rejectionOf;
 describe('expandPaths on hostile input', () => {
   let directory: string;
   beforeEach(async () => {
-    directory = await tempDir();
+    directory = await mkdtemp(join(tmpdir(), 'tfpipe-expand-paths-'));
   });
 
   it('*a*a*a*a*a*a*a*a*a*a*a*a*b beside a 200-character name of a: no match, well inside a hang guard of 20 s (was a hang)', async () => {
@@ -41,29 +42,11 @@ describe('expandPaths on hostile input', () => {
   });
 
   it.skipIf(!linux)(
-    'a glob over files whose names are not UTF-8 fails naming one (was 3 of 6 counted, exit 0)',
-    async () => {
-      const shard = framedFile([new Uint8Array([1, 2, 3])]);
-      for (const name of [[0x61], [0x62], [0x63], [0x64, 0xff], [0x65, 0xfe], [0x66, 0xe9]]) {
-        await writeFile(
-          Buffer.concat([Buffer.from(`${directory}/`), Buffer.from(name), Buffer.from('.tfrecord')]),
-          shard,
-        );
-      }
-      const error = await failure(countRecords(`${directory}/*.tfrecord`));
-      expect(error.code).toBe('IO');
-      expect(error.message).toBe(
-        `cannot read a file whose name is not valid UTF-8 in ${directory}/d\\xFF.tfrecord: rename it to UTF-8 (e.g. convmv -f latin1 -t utf-8 --notest)`,
-      );
-    },
-  );
-
-  it.skipIf(!linux)(
     '** refuses a directory whose name is not UTF-8 instead of skipping what it holds',
     async () => {
       const inner = Buffer.concat([Buffer.from(`${directory}/`), Buffer.from([0x78, 0xff])]);
       await mkdir(inner);
-      await writeFile(Buffer.concat([inner, Buffer.from('/a.tfrecord')]), framedFile([new Uint8Array([1])]));
+      await writeFile(Buffer.concat([inner, Buffer.from('/a.tfrecord')]), 'x');
       const error = await failure(expandPaths(`${directory}/**/*.tfrecord`, 'count'));
       expect(error.code).toBe('IO');
       expect(error.position.file).toBe(`${directory}/x\\xFF`);

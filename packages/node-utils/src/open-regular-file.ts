@@ -10,7 +10,11 @@ export interface OpenedFile {
   readonly size: number;
 }
 
-function notAFile(path: string, stage: string, directory: boolean): TfpipeError {
+/**
+ * The error for a path that is not a regular file: a directory, a FIFO, a socket or a device.
+ * @param directory - true when it is a directory (the message says so)
+ */
+export function notAFile(path: string, stage: string, directory: boolean): TfpipeError {
   const what = directory ? 'a directory' : 'not a regular file (a FIFO, socket or device)';
   return new TfpipeError('INPUT_NOT_FILE', `input is ${what}`, {
     stage,
