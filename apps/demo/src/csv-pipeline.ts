@@ -1,4 +1,5 @@
-import { routeRows, run, splitAssigner, type Example, type RunSummary } from '@tfpipe/core';
+import { run, type Example, type RunSummary } from '@tfpipe/core';
+import { routeRows, splitAssigner } from '@tfpipe/pipeline';
 import { csvToExamples } from '@tfpipe/source-csv';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 

@@ -174,27 +174,12 @@ export type {
   PluginDefinition,
 } from './contract/plugin-definition.js';
 
-// Declarative pipeline stages: shuffle, sample, split, filter expressions, fan-out
+// Declarative pipeline stages: shuffle, sample
 export { seededRandom } from './stages/seeded-random.js';
 export type { SeededRandom } from './stages/seeded-random.js';
 export { shuffleBuffer } from './stages/shuffle-buffer.js';
 export type { ShuffleBufferOptions } from './stages/shuffle-buffer.js';
 export { sampleRows } from './stages/sample-rows.js';
 export type { SampleRowsOptions } from './stages/sample-rows.js';
-export { fnv1a64, fmix64, hashFraction } from './stages/split-hash.js';
-export { splitAssigner, splitKeyBytes } from './stages/assign-split.js';
-export type {
-  SplitOptions,
-  HashSplitOptions,
-  ColumnSplitOptions,
-  SplitAssigner,
-} from './stages/assign-split.js';
-export { rowValue } from './stages/row-value.js';
-export type { RowValueOptions } from './stages/row-value.js';
-export { rowExpression, filterWhere } from './stages/row-expression.js';
-export { parseRowExpression } from './stages/row-expression-parser.js';
-export type { ExpressionNode, ExpressionLiteral } from './stages/row-expression-parser.js';
-export { routeRows } from './stages/route-rows.js';
-export type { RouteRowsOptions } from './stages/route-rows.js';
-export { chainWritable } from './stages/chain-writable.js';
-export { mergeReports } from './stages/merge-reports.js';
+// Row features, for the declarative pipeline's expressions (in @tfpipe/pipeline)
+export { isFeatureValue } from './stages/row-feature.js';

@@ -63,8 +63,8 @@ export { expandPaths } from './expand-paths.js';
 export { openRegularFile } from './open-regular-file.js';
 export type { OpenedFile } from './open-regular-file.js';
 
-// Config-file plugins (for `tfpipe run`) and the disk-backed full shuffle
+// Config-file plugins (for `tfpipe run`)
 export { plugin, sourcePlugin, tfrecordSinkOptionsSchema, tfrecordSourceOptionsSchema } from './plugin.js';
 export type { TfrecordSinkPluginOptions, TfrecordSourcePluginOptions } from './plugin.js';
-export { externalShuffle } from './external-shuffle.js';
-export type { ExternalShuffleOptions } from './external-shuffle.js';
+// The write-error mapping, for @tfpipe/pipeline's disk-backed full shuffle
+export { writeError } from './io-error.js';

@@ -1,10 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
+import { loadPipeline } from '@tfpipe/pipeline';
 import { compressionOfName, type TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
 import type { FlagValues } from '../command.js';
 import { convertConfig } from '../config/convert-config.js';
-import { loadPipeline } from '../config/load-pipeline.js';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import {
   booleanFlag,

@@ -1,8 +1,12 @@
 import type { RunSummary } from '@tfpipe/core';
 import type { FlagValues } from '../command.js';
-import { dryRun } from '../config/dry-run.js';
-import { loadPipelineFile, type LoadedPipeline } from '../config/load-pipeline.js';
-import { runPipeline, type PipelineResult } from '../config/run-pipeline.js';
+import {
+  dryRun,
+  loadPipelineFile,
+  runPipeline,
+  type LoadedPipeline,
+  type PipelineResult,
+} from '@tfpipe/pipeline';
 import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { writeLine } from '../io.js';

@@ -1,6 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
+import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '@tfpipe/pipeline';
 import {
   countRecords,
   detectCompression,
@@ -9,7 +10,6 @@ import {
   readExamples,
 } from '@tfpipe/sink-tfrecord';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
-import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '../config/tfds-metadata.js';
 import type { FlagValues } from '../command.js';
 import { booleanFlag, choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';

@@ -4,7 +4,7 @@ import { TfpipeError } from '@tfpipe/core';
 import type { TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
 import { booleanFlag, byteSizeFlag, choiceFlag, integerFlag, stringFlag } from '../flags.js';
 import type { InputKind } from '../input-source.js';
-import type { PipelineConfig } from './pipeline-config.js';
+import type { PipelineConfig } from '@tfpipe/pipeline';
 
 type Values = Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
 

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromArray } from '../testing/index.js';
 import { batch, unbatch } from '../stages/batch.js';
-import { chainWritable } from '../stages/chain-writable.js';
 import { definePipeline } from '../stages/define-pipeline.js';
-import { shuffleBuffer } from '../stages/shuffle-buffer.js';
 import { pipeline, run } from '../stages/pipeline.js';
 import {
   lendIfSafe,
@@ -116,26 +114,6 @@ describe('buffer lending', () => {
       expect(seen).toEqual([...Array(10).keys()]);
       expect(released).toEqual([...Array(10).keys()]);
     }
-  });
-
-  it('lends through chainWritable when its stages pass releases on and its sink releases', async () => {
-    const marked = (): TransformStream<Row, Row> => markLending(passThrough(), PASSES_RELEASE);
-    expect(RELEASES in chainWritable([marked(), marked()], releasingSink())).toBe(true);
-    expect(RELEASES in chainWritable([marked(), passThrough()], releasingSink())).toBe(false);
-    expect(RELEASES in chainWritable([marked()], new WritableStream())).toBe(false);
-
-    const { stream, released, switched } = lendingSource(12);
-    const seen: number[] = [];
-    const chain = chainWritable(
-      [batch<Row>(5), unbatch<Row>(), shuffleBuffer<Row>({ size: 4, seed: 2 })],
-      releasingSink(seen),
-    );
-    await pipeline(stream, chain).run();
-    expect(switched()).toBe(true);
-    expect([...seen].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
-    expect([...released].sort((a, b) => a - b)).toEqual([...Array(12).keys()]);
-    // Released as the sink saw them: in the shuffled order.
-    expect(released).toEqual(seen);
   });
 
   it('stays off when a stage of yours sits in the run: its records are yours to keep', async () => {

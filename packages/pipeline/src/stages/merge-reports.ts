@@ -1,5 +1,4 @@
-import type { ShardSummary, StageReport } from '../contract/plugin-contract.js';
-import type { TfpipeError } from '../errors/tfpipe-error.js';
+import type { ShardSummary, StageReport, TfpipeError } from '@tfpipe/core';
 
 /**
  * One report for several streams that act as one (a chain of stages and its sink, or the branches

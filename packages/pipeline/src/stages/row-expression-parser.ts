@@ -1,4 +1,4 @@
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { TfpipeError } from '@tfpipe/core';
 
 /** A literal of the expression language. */
 export type ExpressionLiteral = string | number | bigint | boolean | null;

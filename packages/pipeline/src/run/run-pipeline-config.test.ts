@@ -5,8 +5,8 @@ import { readExamples, plugin as tfrecordPlugin } from '@tfpipe/sink-tfrecord';
 import { plugin as csvPlugin } from '@tfpipe/source-csv';
 import type { CsvFeatureRow } from '@tfpipe/source-csv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { peopleCsv } from '../__fixtures__/pipeline-files.js';
-import { definePipelineConfig } from './pipeline-config.js';
+import { peopleCsv } from '../../../../test-support/people-csv.js';
+import { definePipelineConfig } from '../config/pipeline-config.js';
 import { runPipelineConfig } from './run-pipeline-config.js';
 
 let directory: string;

@@ -1,4 +1,4 @@
-import { isFeatureValue } from './row-feature.js';
+import { isFeatureValue } from '@tfpipe/core';
 
 const decoder = new TextDecoder('utf-8');
 

@@ -5,6 +5,7 @@ import {
   decodeSequenceExample,
   floatList,
   int64List,
+  isFeatureValue,
   isSequenceExample,
   mapRows,
   markLending,
@@ -21,21 +22,15 @@ import {
   type PayloadType,
   type SequenceExample,
 } from '@tfpipe/core';
-import { externalShuffle } from '@tfpipe/sink-tfrecord';
-import type { LoadedPipeline } from './load-pipeline.js';
+import type { LoadedPipeline } from '../config/load-pipeline.js';
+import { externalShuffle } from './external-shuffle.js';
 
 type Stage = TransformStream<unknown, unknown>;
-
-function isFeature(value: unknown): value is Feature {
-  if (typeof value !== 'object' || value === null) return false;
-  const kind = (value as { kind?: unknown }).kind;
-  return (kind === 'bytes' || kind === 'float' || kind === 'int64' || kind === 'none') && 'value' in value;
-}
 
 /** A plain cell as a Feature: text and bytes → bytes, integers → int64, other numbers → float. */
 function toFeature(value: unknown, field: string, row: object): Feature | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (isFeature(value)) return value;
+  if (isFeatureValue(value)) return value;
   const values = Array.isArray(value) ? (value as unknown[]) : [value];
   if (values.every((item) => typeof item === 'string' || item instanceof Uint8Array))
     return bytesList(values);

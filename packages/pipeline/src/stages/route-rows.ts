@@ -1,6 +1,11 @@
-import { attachReport, reportOf } from '../contract/plugin-contract.js';
-import type { RecordErrorOptions, Reporter, ShardSummary } from '../contract/plugin-contract.js';
-import { RecordErrorPolicy } from '../contract/record-error-policy.js';
+import {
+  attachReport,
+  RecordErrorPolicy,
+  reportOf,
+  type RecordErrorOptions,
+  type Reporter,
+  type ShardSummary,
+} from '@tfpipe/core';
 import { mergeReports } from './merge-reports.js';
 
 /** Options of {@link routeRows}. */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { readExamples } from '@tfpipe/sink-tfrecord';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS } from '../__fixtures__/run-cli.js';
-import { loadPipeline } from './load-pipeline.js';
-import type { PipelineConfig } from './pipeline-config.js';
+import { TFRECORD_CORPUS as CORPUS } from '../../../../test-support/corpus.js';
+import { loadPipeline } from '../config/load-pipeline.js';
+import type { PipelineConfig } from '../config/pipeline-config.js';
 import { runPipeline } from './run-pipeline.js';
 
 let directory: string;

@@ -12,9 +12,7 @@ import {
   type Reporter,
   type SequenceExample,
 } from '@tfpipe/core';
-import { frameRecord } from './frame-record.js';
-import { writeError } from './io-error.js';
-import { tfrecordSource } from './tfrecord-source.js';
+import { frameRecord, tfrecordSource, writeError } from '@tfpipe/sink-tfrecord';
 
 /** Options of {@link externalShuffle}. */
 export interface ExternalShuffleOptions {

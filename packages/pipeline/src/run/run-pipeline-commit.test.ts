@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { plugin as tfrecordPlugin } from '@tfpipe/sink-tfrecord';
 import { plugin as csvPlugin } from '@tfpipe/source-csv';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { peopleCsv } from '../__fixtures__/pipeline-files.js';
-import { definePipelineConfig } from './pipeline-config.js';
+import { peopleCsv } from '../../../../test-support/people-csv.js';
+import { definePipelineConfig } from '../config/pipeline-config.js';
 import type * as ReaderFiles from './reader-files.js';
 import { runPipelineConfig } from './run-pipeline-config.js';
 

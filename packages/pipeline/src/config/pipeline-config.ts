@@ -1,11 +1,5 @@
-import type {
-  ColumnSplitOptions,
-  FeatureSpec,
-  HashSplitOptions,
-  SinkPluginDefinition,
-  SourcePluginDefinition,
-  ValueKind,
-} from '@tfpipe/core';
+import type { FeatureSpec, SinkPluginDefinition, SourcePluginDefinition, ValueKind } from '@tfpipe/core';
+import type { ColumnSplitOptions, HashSplitOptions } from '../stages/assign-split.js';
 
 /** A plugin and its options: `{ plugin: '@tfpipe/source-csv', options: { path: 'a.csv' } }`. */
 export interface PluginReference<Definition, Options> {

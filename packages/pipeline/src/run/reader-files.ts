@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { daliSpec, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
-import type { ReaderSpecFormat } from './pipeline-config.js';
+import type { ReaderSpecFormat } from '../config/pipeline-config.js';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from './tfds-metadata.js';
 
 // The run writes these into a staging directory and renames them with the shards (see OutputTransaction).

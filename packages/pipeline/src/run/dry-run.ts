@@ -12,10 +12,10 @@ import {
   type Example,
   type SequenceExample,
 } from '@tfpipe/core';
-import type { LoadedPipeline } from './load-pipeline.js';
+import type { LoadedPipeline } from '../config/load-pipeline.js';
 import { readerFormats } from './run-pipeline.js';
 import { READER_FILES } from './reader-files.js';
-import { exampleStage, rowStages } from './pipeline-stages.js';
+import { exampleStage, rowStages } from '../stages/pipeline-stages.js';
 
 /** Options of {@link dryRun}. */
 export interface DryRunOptions {

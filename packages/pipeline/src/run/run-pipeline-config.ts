@@ -1,5 +1,5 @@
-import { loadPipeline } from './load-pipeline.js';
-import type { PipelineConfig } from './pipeline-config.js';
+import { loadPipeline } from '../config/load-pipeline.js';
+import type { PipelineConfig } from '../config/pipeline-config.js';
 import { runPipeline, type PipelineResult, type RunPipelineOptions } from './run-pipeline.js';
 
 /** Options of {@link runPipelineConfig}. */

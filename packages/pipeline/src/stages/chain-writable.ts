@@ -1,6 +1,4 @@
-import { markLending, releasesThrough, RELEASES } from '../contract/lending.js';
-import { attachReport, reportOf } from '../contract/plugin-contract.js';
-import type { Reporter } from '../contract/plugin-contract.js';
+import { attachReport, markLending, releasesThrough, RELEASES, reportOf, type Reporter } from '@tfpipe/core';
 import { mergeReports } from './merge-reports.js';
 
 /**

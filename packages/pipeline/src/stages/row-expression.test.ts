@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytes, float, int64 } from '../model/feature.js';
+import { bytes, float, int64 } from '@tfpipe/core';
 import { rowExpression } from './row-expression.js';
 
 describe('rowExpression', () => {

@@ -1,5 +1,4 @@
-import { positionOf } from '../contract/plugin-contract.js';
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import { positionOf, TfpipeError } from '@tfpipe/core';
 import { rowValue } from './row-value.js';
 import { hashFraction } from './split-hash.js';
 

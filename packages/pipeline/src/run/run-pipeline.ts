@@ -1,19 +1,19 @@
 import { basename } from 'node:path';
 import {
-  chainWritable,
   definePipeline,
   FeatureStatsCollector,
-  routeRows,
   unbatch,
   type PayloadType,
   type Progress,
   type RunSummary,
   type ShardSummary,
 } from '@tfpipe/core';
-import type { LoadedPipeline } from './load-pipeline.js';
+import type { LoadedPipeline } from '../config/load-pipeline.js';
+import { chainWritable } from '../stages/chain-writable.js';
+import { routeRows } from '../stages/route-rows.js';
 import { OutputTransaction } from './output-transaction.js';
-import type { ReaderSpecFormat } from './pipeline-config.js';
-import { exampleStage, needsFields, rowStages, shuffleStage, statsTap } from './pipeline-stages.js';
+import type { ReaderSpecFormat } from '../config/pipeline-config.js';
+import { exampleStage, needsFields, rowStages, shuffleStage, statsTap } from '../stages/pipeline-stages.js';
 import { writeReaderFiles } from './reader-files.js';
 import { writeSidecars } from './sidecars.js';
 import type { WrittenSplit } from './tfds-metadata.js';

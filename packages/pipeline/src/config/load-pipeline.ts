@@ -3,21 +3,20 @@ import { dirname, resolve } from 'node:path';
 import {
   filterRows,
   mapRows,
-  rowExpression,
   sampleRows,
-  splitAssigner,
   take,
   TfpipeError,
   type PluginContext,
   type SinkPluginDefinition,
   type SourcePluginDefinition,
-  type SplitAssigner,
 } from '@tfpipe/core';
+import { splitAssigner, type SplitAssigner } from '../stages/assign-split.js';
+import { rowExpression } from '../stages/row-expression.js';
 import { pipelineFileSchema } from './config-schema.js';
 import { validateWith } from './format-issues.js';
 import { parseConfigText } from './parse-config-text.js';
 import type { PipelineConfig, TransformConfig } from './pipeline-config.js';
-import { resolvePlugin } from './resolve-plugin.js';
+import { resolvePlugin } from '../plugins/resolve-plugin.js';
 
 /** A row transform ready to instantiate, with a line for the plan. */
 export interface CompiledTransform {

@@ -1,6 +1,6 @@
 import { defineSourcePlugin, type Example, type SequenceExample } from '@tfpipe/core';
 import { z } from 'zod';
-import { jsonLinesSource } from '../jsonl-source.js';
+import { jsonLinesSource } from './jsonl-source.js';
 
 /** The options of the JSON Lines source in a config file. */
 export const jsonLinesOptionsSchema = z.strictObject({

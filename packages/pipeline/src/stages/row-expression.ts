@@ -1,5 +1,4 @@
-import type { Reporter } from '../contract/plugin-contract.js';
-import { filterRows } from './filter-rows.js';
+import { filterRows, type Reporter } from '@tfpipe/core';
 import { parseRowExpression } from './row-expression-parser.js';
 import type { ExpressionLiteral, ExpressionNode } from './row-expression-parser.js';
 import { rowValue } from './row-value.js';
