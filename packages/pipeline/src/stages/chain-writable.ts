@@ -37,6 +37,8 @@ export function chainWritable<In>(
   writer.closed.catch(() => undefined);
   const fail = async (error: unknown): Promise<never> => {
     await writer.abort(error).catch(() => undefined);
+    // `done` first: its rejection sets `failure`, the cause, which the closed stage's own error hides.
+    await done.catch(() => undefined);
     await settled;
     throw asError(failure ?? error);
   };
