@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, tfpipe } from './__fixtures__/run-cli.js';
+import { CORPUS, tfpipe, tfpipeProcess } from './__fixtures__/run-cli.js';
 
 let directory: string;
 beforeAll(async () => {
@@ -37,7 +37,8 @@ describe('tfpipe convert', () => {
     const input = join(directory, 'records.jsonl');
     await writeFile(input, LINES.map((line) => JSON.stringify(line)).join('\n') + '\n');
     const out = join(directory, 'records.tfrecord');
-    const converted = await tfpipe(['convert', input, out]);
+    // The built executable end to end, as a user runs it.
+    const converted = await tfpipeProcess(['convert', input, out]);
     expect(converted.stderr).toBe('');
     expect(converted.code).toBe(0);
     expect(converted.stdout).toContain('wrote 3 records in 1 file(s)');

@@ -53,3 +53,40 @@ export function cliError(error: unknown, flags: Iterable<string>): unknown {
     ...(reason === undefined ? {} : { reason }),
   });
 }
+
+const USAGE_CODES = new Set(['INVALID_OPTION', 'CONFIG_PARSE', 'CONFIG_SCHEMA', 'UNKNOWN_PLUGIN']);
+
+/** Errors of the command line or the config file (exit 2), as opposed to errors of the data (exit 1). */
+function isUsageError(error: unknown): boolean {
+  if (!TfpipeError.is(error)) return false;
+  return USAGE_CODES.has(error.code) || (error.code === 'SPLIT' && error.fatal);
+}
+
+/** Library option wording → the CLI flags that set those options. */
+const FLAG_WORDING: readonly [RegExp, string][] = [
+  [/\boverwrite: true\b/g, '--overwrite'],
+  [/\bshards: (\d+)/g, '--shards $1'],
+  [/\bmaxRecords or maxBytes\b/g, '--max-records or --max-bytes'],
+];
+
+function describe(error: unknown): string {
+  if (TfpipeError.is(error)) {
+    const message = FLAG_WORDING.reduce(
+      (text, [pattern, flag]) => text.replace(pattern, flag),
+      error.message,
+    );
+    return `${message} [${error.code}]`;
+  }
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/**
+ * What `main` prints and exits with for a command's failure: the error in CLI wording ({@link cliError},
+ * then library option phrases as flags) with its code, and exit 2 for a usage error, 1 for a data error.
+ * @param flags - the command's flag names, without `--`
+ */
+export function failureOf(error: unknown, flags: Iterable<string>): { message: string; exitCode: number } {
+  const phrased = cliError(error, flags);
+  return { message: describe(phrased), exitCode: isUsageError(phrased) ? 2 : 1 };
+}

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tfpipe } from './__fixtures__/run-cli.js';
+import { tfpipe, tfpipeProcess } from './__fixtures__/run-cli.js';
 
 const linux = process.platform === 'linux';
 if (!linux)
@@ -110,7 +110,8 @@ describe.skipIf(!linux)('CLI inputs whose names are not UTF-8', () => {
         bytes,
       );
     }
-    const counted = await tfpipe(['count', 'shards/*.tfrecord'], { cwd: directory });
+    // A process: the commands that take globs expand them against the process's directory, not io.cwd.
+    const counted = await tfpipeProcess(['count', 'shards/*.tfrecord'], { cwd: directory });
     expect(counted.code).toBe(1);
     expect(counted.stdout).toBe('');
     expect(counted.stderr).toBe(

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, tfpipe } from './__fixtures__/run-cli.js';
+import { CORPUS, tfpipe, tfpipeProcess } from './__fixtures__/run-cli.js';
 
 let directory: string;
 beforeAll(async () => {
@@ -88,16 +88,17 @@ describe('tfpipe count, inspect, verify and schema on files TensorFlow wrote', (
     expect(result.stdout).toMatch(/^ok\t1000 records/);
   });
 
+  // These two run the built executable: the exit codes a shell sees.
   it('reports a missing file in one line and exits non-zero', async () => {
-    const result = await tfpipe(['count', join(directory, 'nope.tfrecord')]);
+    const result = await tfpipeProcess(['count', join(directory, 'nope.tfrecord')]);
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toContain('nope.tfrecord');
   });
 
   it('rejects an unknown command and an unknown flag with exit 2', async () => {
-    expect((await tfpipe(['frobnicate'])).code).toBe(2);
-    const result = await tfpipe(['count', '--frob', 'x']);
+    expect((await tfpipeProcess(['frobnicate'])).code).toBe(2);
+    const result = await tfpipeProcess(['count', '--frob', 'x']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--frob');
   });

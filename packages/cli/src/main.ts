@@ -1,6 +1,4 @@
 import { parseArgs } from 'node:util';
-import { TfpipeError } from '@tfpipe/core';
-import { cliError } from './cli-error.js';
 import type { Command } from './command.js';
 import type { CliIo } from './io.js';
 import { OUTPUT_CLOSED_EXIT, OutputClosedError, writeLine } from './io.js';
@@ -53,15 +51,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return 0;
   }
   try {
-    return await command.run(parsed.values, parsed.positionals, io);
+    const run = await command.load();
+    return await run(parsed.values, parsed.positionals, io);
   } catch (error) {
     if (OutputClosedError.is(error)) return OUTPUT_CLOSED_EXIT;
-    const phrased = cliError(error, Object.keys(command.options));
+    // Loaded only on failure: phrasing the error needs core, which `--help` should not load.
+    const { failureOf } = await import('./cli-error.js');
+    const failure = failureOf(error, Object.keys(command.options));
     // With stderr closed too there is nobody left to tell.
-    await writeLine(io.stderr, `tfpipe ${command.name}: ${printableName(describe(phrased))}`).catch(
+    await writeLine(io.stderr, `tfpipe ${command.name}: ${printableName(failure.message)}`).catch(
       () => undefined,
     );
-    return isUsageError(phrased) ? 2 : 1;
+    return failure.exitCode;
   }
 }
 
@@ -72,33 +73,6 @@ function parse(command: Command, argv: readonly string[]) {
     allowPositionals: true,
     strict: true,
   });
-}
-
-const USAGE_CODES = new Set(['INVALID_OPTION', 'CONFIG_PARSE', 'CONFIG_SCHEMA', 'UNKNOWN_PLUGIN']);
-
-/** Errors of the command line or the config file (exit 2), as opposed to errors of the data (exit 1). */
-function isUsageError(error: unknown): boolean {
-  if (!TfpipeError.is(error)) return false;
-  return USAGE_CODES.has(error.code) || (error.code === 'SPLIT' && error.fatal);
-}
-
-/** Library option wording → the CLI flags that set those options. */
-const FLAG_WORDING: readonly [RegExp, string][] = [
-  [/\boverwrite: true\b/g, '--overwrite'],
-  [/\bshards: (\d+)/g, '--shards $1'],
-  [/\bmaxRecords or maxBytes\b/g, '--max-records or --max-bytes'],
-];
-
-function describe(error: unknown): string {
-  if (TfpipeError.is(error)) {
-    const message = FLAG_WORDING.reduce(
-      (text, [pattern, flag]) => text.replace(pattern, flag),
-      error.message,
-    );
-    return `${message} [${error.code}]`;
-  }
-  if (error instanceof Error) return error.message;
-  return String(error);
 }
 
 async function version(): Promise<string> {

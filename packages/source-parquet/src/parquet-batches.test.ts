@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parquetExampleSpec } from './parquet-example-spec.js';
 import { parquetSchema } from './node/parquet-schema.js';
 import { parquetSource } from './node/parquet-source.js';
+import { plugin } from './plugin.js';
 import type { ParquetSourceOptions } from './node/parquet-source.js';
 import { PARQUET_CORPUS } from '../../../test-support/corpus.js';
 
@@ -123,5 +124,34 @@ describe('parquetSource with batchSize', () => {
 
   test('a bad batchSize fails at once with INVALID_OPTION', () => {
     expect(() => parquetSource({ path: file, batchSize: 0 })).toThrow(/batchSize must be an integer >= 1/);
+  });
+});
+
+describe('the Parquet plugin', () => {
+  const context = { resolvePath: (input: string) => input, onError: 'fail' as const };
+
+  /** The chunks the plugin's source emits, and the Examples its `toExamples` builds from them. */
+  async function opened(fieldsRead: boolean | undefined) {
+    const source = await plugin.create(
+      { path: file },
+      { ...context, ...(fieldsRead === undefined ? {} : { fieldsRead }) },
+    );
+    const chunks: unknown[] = await collect(source.readable as ReadableStream<unknown>);
+    const writer = source.toExamples!();
+    const built = collect(writer.readable);
+    const input = writer.writable.getWriter();
+    for (const chunk of chunks) await input.write(chunk as never);
+    await input.close();
+    return { chunks, examples: (await built).flat() };
+  }
+
+  test('emits batches of rows when no stage reads their fields, and the same Examples as row by row', async () => {
+    const rowByRow = await opened(undefined);
+    expect(rowByRow.chunks).toHaveLength(ROWS);
+    expect(rowByRow.chunks.some((chunk) => Array.isArray(chunk))).toBe(false);
+    const batched = await opened(false);
+    expect(batched.chunks.map((chunk) => (chunk as unknown[]).length)).toEqual([1024, 1024, 452]);
+    expect(batched.examples).toEqual(rowByRow.examples);
+    expect((await opened(true)).chunks).toHaveLength(ROWS);
   });
 });

@@ -12,6 +12,9 @@ function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
 }
 
+/** Rows per batch when nothing reads the rows' fields: the stream cost is paid per batch. */
+const ROW_BATCH = 1024;
+
 const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
 const count = z
   .int({ error: 'expected a whole number ≥ 0' })
@@ -51,7 +54,7 @@ export type ParquetSourcePluginOptions = z.infer<typeof parquetSourceOptionsSche
  * `@tfpipe/source-parquet` as a config-file source: `{ "plugin": "@tfpipe/source-parquet",
  * "options": { "path": "data/", "columns": ["id", "label"] } }`. Without a `spec` in the pipeline,
  * every column becomes a feature by the footer-derived spec (`parquetExampleSpec`, nulls as
- * `missing` says).
+ * `missing` says). When no stage reads the rows' fields, rows come in batches of 1,024.
  */
 export const plugin = defineSourcePlugin<ParquetSourcePluginOptions, ParquetRow>({
   kind: 'source',
@@ -78,7 +81,14 @@ export const plugin = defineSourcePlugin<ParquetSourcePluginOptions, ParquetRow>
       first,
       readOptions.columns === undefined ? {} : { columns: readOptions.columns },
     );
-    const readable = parquetSource({ paths: inputs, ...readOptions, onError: context.onError });
+    const sourceOptions = { paths: inputs, ...readOptions, onError: context.onError };
+    // Nothing reads the rows' fields (no spec, transform or split): rows travel in batches, which
+    // `buildExamples` takes as they come. The Row type names what transforms see, which they see
+    // only when fields are read.
+    const readable =
+      context.fieldsRead === false
+        ? (parquetSource({ ...sourceOptions, batchSize: ROW_BATCH }) as unknown as ReadableStream<ParquetRow>)
+        : parquetSource(sourceOptions);
     return {
       readable,
       toExamples: () =>

@@ -1,12 +1,12 @@
 import type { Command } from '../command.js';
-import { convertCommand } from './convert.js';
-import { countCommand } from './count.js';
-import { inspectCommand } from './inspect.js';
-import { runCommand } from './run.js';
-import { schemaCommand } from './schema.js';
-import { verifyCommand } from './verify.js';
+import { convertCommand } from './convert-command.js';
+import { countCommand } from './count-command.js';
+import { inspectCommand } from './inspect-command.js';
+import { runCommand } from './run-command.js';
+import { schemaCommand } from './schema-command.js';
+import { verifyCommand } from './verify-command.js';
 
-/** Every sub-command, in the order `tfpipe --help` lists them. */
+/** Every sub-command, in the order `tfpipe --help` lists them: descriptions only, each loads its code when it runs. */
 export const commands: readonly Command[] = [
   convertCommand,
   runCommand,

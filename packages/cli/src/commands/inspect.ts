@@ -1,12 +1,12 @@
 import { exampleToJsonText, isSequenceExample, sequenceExampleToJsonText, type Features } from '@tfpipe/core';
 import { readExamples } from '@tfpipe/sink-tfrecord';
 import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
-import type { Command } from '../command.js';
+import type { FlagValues } from '../command.js';
 import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
-import { writeLine } from '../io.js';
+import { writeLine, type CliIo } from '../io.js';
 import { describeKind, previewValues } from '../preview.js';
 import { printableName } from '../printable.js';
-import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
+import { payloadTypeOf, readOptions } from './read-options.js';
 
 function featureLines(features: Features, indent: string): string[] {
   const names = Object.keys(features).sort();
@@ -20,53 +20,41 @@ function featureLines(features: Features, indent: string): string[] {
 }
 
 /** `tfpipe inspect`: a readable view of records, or their JSON form. */
-export const inspectCommand: Command = {
-  name: 'inspect',
-  summary: 'show records: feature names, kinds and first values (or --json lines)',
-  usage: `Usage: tfpipe inspect FILE... [options]
-
-Shows the records of TFRecord files (paths or globs): each feature's name, kind, list length and first
-values; bytes as text when they are UTF-8, images named as such, anything else as a size and hex preview.
-
-Options:
-  --json                one JSON line per record: protobuf's JSON form of tf.train.Example
-  --limit N             records to show (default 10; with --json, all)
-${READ_FLAGS_HELP}`,
-  options: { json: { type: 'boolean' }, limit: { type: 'string' }, ...READ_FLAGS },
-  async run(values, positionals, io) {
-    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to inspect'), 'inspect');
-    const json = booleanFlag(values, 'json');
-    const limit = integerFlag(values, 'limit', 0) ?? (json ? Infinity : 10);
-    const payloadType = await payloadTypeOf(values, files[0]);
-    let shown = 0;
-    if (limit === 0) return 0;
-    for await (const record of readExamples(files, { ...readOptions(values), payloadType })) {
-      if (json) {
-        const text = isSequenceExample(record)
-          ? sequenceExampleToJsonText(record)
-          : exampleToJsonText(record);
-        await writeLine(io.stdout, text);
-      } else {
-        await writeLine(io.stdout, `record ${shown} (${payloadType})`);
-        if (isSequenceExample(record)) {
-          await writeLine(io.stdout, '  context:');
-          for (const line of featureLines(record.context, '    ')) await writeLine(io.stdout, line);
-          await writeLine(io.stdout, '  feature lists:');
-          for (const name of Object.keys(record.featureLists).sort()) {
-            const steps = record.featureLists[name]!;
-            await writeLine(io.stdout, `    ${printableName(name)}: ${steps.length} steps`);
-            const first = steps.slice(0, 3).map((step, index) => ({ [`[${index}]`]: step }));
-            for (const step of first) {
-              for (const line of featureLines(step, '      ')) await writeLine(io.stdout, line);
-            }
+export async function inspectFiles(
+  values: FlagValues,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to inspect'), 'inspect');
+  const json = booleanFlag(values, 'json');
+  const limit = integerFlag(values, 'limit', 0) ?? (json ? Infinity : 10);
+  const payloadType = await payloadTypeOf(values, files[0]);
+  let shown = 0;
+  if (limit === 0) return 0;
+  for await (const record of readExamples(files, { ...readOptions(values), payloadType })) {
+    if (json) {
+      const text = isSequenceExample(record) ? sequenceExampleToJsonText(record) : exampleToJsonText(record);
+      await writeLine(io.stdout, text);
+    } else {
+      await writeLine(io.stdout, `record ${shown} (${payloadType})`);
+      if (isSequenceExample(record)) {
+        await writeLine(io.stdout, '  context:');
+        for (const line of featureLines(record.context, '    ')) await writeLine(io.stdout, line);
+        await writeLine(io.stdout, '  feature lists:');
+        for (const name of Object.keys(record.featureLists).sort()) {
+          const steps = record.featureLists[name]!;
+          await writeLine(io.stdout, `    ${printableName(name)}: ${steps.length} steps`);
+          const first = steps.slice(0, 3).map((step, index) => ({ [`[${index}]`]: step }));
+          for (const step of first) {
+            for (const line of featureLines(step, '      ')) await writeLine(io.stdout, line);
           }
-        } else {
-          for (const line of featureLines(record.features, '  ')) await writeLine(io.stdout, line);
         }
+      } else {
+        for (const line of featureLines(record.features, '  ')) await writeLine(io.stdout, line);
       }
-      shown++;
-      if (shown >= limit) break;
     }
-    return 0;
-  },
-};
+    shown++;
+    if (shown >= limit) break;
+  }
+  return 0;
+}

@@ -1,23 +1,10 @@
 import type { PayloadType } from '@tfpipe/core';
 import { readManifest, type TfrecordCompression } from '@tfpipe/sink-tfrecord';
+import type { FlagValues } from '../command.js';
 import { booleanFlag, byteSizeFlag, choiceFlag } from '../flags.js';
 
-type Values = Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
-
-/** The flags every reading command shares. */
-export const READ_FLAGS = {
-  compression: { type: 'string' },
-  sequence: { type: 'boolean' },
-  'max-record-bytes': { type: 'string' },
-} as const;
-
-/** Help lines for {@link READ_FLAGS}. */
-export const READ_FLAGS_HELP = `  --compression C       auto (default: detected from the first bytes), none, gzip or zlib
-  --sequence            the records are SequenceExamples (default: the manifest's payload type, else Example)
-  --max-record-bytes N  refuse records longer than N bytes (default 256M)`;
-
 /** Reader options from the shared flags. */
-export function readOptions(values: Values): {
+export function readOptions(values: FlagValues): {
   compression: TfrecordCompression | 'auto';
   maxRecordBytes?: number;
 } {
@@ -27,7 +14,7 @@ export function readOptions(values: Values): {
 }
 
 /** The payload type: `--sequence`, else the manifest beside the first file, else Example. */
-export async function payloadTypeOf(values: Values, firstFile: string | undefined): Promise<PayloadType> {
+export async function payloadTypeOf(values: FlagValues, firstFile: string | undefined): Promise<PayloadType> {
   if (booleanFlag(values, 'sequence')) return 'SequenceExample';
   if (firstFile === undefined) return 'Example';
   const manifest = await readManifest(firstFile);

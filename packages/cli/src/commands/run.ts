@@ -1,5 +1,5 @@
 import type { RunSummary } from '@tfpipe/core';
-import type { Command } from '../command.js';
+import type { FlagValues } from '../command.js';
 import {
   dryRun,
   loadPipelineFile,
@@ -14,14 +14,6 @@ import { formatBytes } from '../preview.js';
 import { ttyProgress } from '../progress.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-type Values = Readonly<Record<string, string | boolean | string[] | boolean[] | undefined>>;
-
-/** The flags `run` and `convert` share for running a pipeline. */
-export const RUN_FLAGS = {
-  overwrite: { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  json: { type: 'boolean' },
-} as const;
 
 function summaryJson(result: PipelineResult): object {
   const { summary } = result;
@@ -77,7 +69,11 @@ export function summaryLines(summary: RunSummary, result?: PipelineResult): stri
 }
 
 /** Runs a loaded pipeline with progress on a TTY, Ctrl-C handling and the summary (text or JSON). */
-export async function executePipeline(loaded: LoadedPipeline, values: Values, io: CliIo): Promise<number> {
+export async function executePipeline(
+  loaded: LoadedPipeline,
+  values: FlagValues,
+  io: CliIo,
+): Promise<number> {
   const quiet = booleanFlag(values, 'quiet');
   const json = booleanFlag(values, 'json');
   const progress = ttyProgress(io.stderr, quiet || json);
@@ -102,48 +98,21 @@ export async function executePipeline(loaded: LoadedPipeline, values: Values, io
 }
 
 /** `tfpipe run PIPELINE`: runs a pipeline file. */
-export const runCommand: Command = {
-  name: 'run',
-  summary: 'run a pipeline file (JSON or YAML): source, transforms, splits, shuffle, sink',
-  usage: `Usage: tfpipe run PIPELINE [options]
-
-Runs a pipeline file (.json, .yaml or .yml): a source plugin and its options, an optional feature spec,
-transforms (filter, take, sample), a split into train/validation/test shard sets, a shuffle and a sink.
-Paths in the file are relative to the file. The file is checked completely (JSON syntax, every key,
-every plugin's options, filter expressions, split ratios) before anything is read or written.
-
-A pipeline file names code that runs: each plugin it names (any package in a node_modules folder at or
-above the file's directory) is imported, and its code runs, while the file is checked, also with
---dry-run. Run only pipeline files you would run as a script.
-
-Options:
-  --dry-run             check the file, read a sample, print the plan, the reader spec inferred from the
-                        sample and the first Examples; write nothing
-  --sample N            rows the dry run reads (default 100)
-  --show N              Examples the dry run prints (default 3)
-  --overwrite           replace the previous output of each prefix written (its shard set, its manifest)
-                        once the new output is complete; other files and prefixes are never touched.
-                        Without it existing output is refused before anything is written
-  --json                print the final summary as one JSON object (for scripts)
-  --quiet               no progress line, no summary`,
-  options: {
-    'dry-run': { type: 'boolean' },
-    sample: { type: 'string' },
-    show: { type: 'string' },
-    ...RUN_FLAGS,
-  },
-  async run(values, positionals, io) {
-    const [file] = requirePositionals(positionals, 'PIPELINE file') as [string];
-    const loaded = await loadPipelineFile(file, io.cwd);
-    if (booleanFlag(values, 'dry-run')) {
-      const { lines } = await dryRun(loaded, {
-        cwd: io.cwd,
-        sample: integerFlag(values, 'sample') ?? 100,
-        show: integerFlag(values, 'show', 0) ?? 3,
-      });
-      for (const line of lines) await writeLine(io.stdout, line);
-      return 0;
-    }
-    return executePipeline(loaded, values, io);
-  },
-};
+export async function runPipelineFile(
+  values: FlagValues,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const [file] = requirePositionals(positionals, 'PIPELINE file') as [string];
+  const loaded = await loadPipelineFile(file, io.cwd);
+  if (booleanFlag(values, 'dry-run')) {
+    const { lines } = await dryRun(loaded, {
+      cwd: io.cwd,
+      sample: integerFlag(values, 'sample') ?? 100,
+      show: integerFlag(values, 'show', 0) ?? 3,
+    });
+    for (const line of lines) await writeLine(io.stdout, line);
+    return 0;
+  }
+  return executePipeline(loaded, values, io);
+}

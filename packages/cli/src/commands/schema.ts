@@ -6,11 +6,11 @@ import { countRecords, detectCompression, readExamples } from '@tfpipe/sink-tfre
 import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import { openRegularFile } from '@tfpipe/node-utils';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
-import type { Command } from '../command.js';
+import type { FlagValues } from '../command.js';
 import { booleanFlag, choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
-import { writeLine } from '../io.js';
+import { writeLine, type CliIo } from '../io.js';
 import { printableName } from '../printable.js';
-import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
+import { payloadTypeOf, readOptions } from './read-options.js';
 
 const TFDS_FILES = ['dataset_info.json', 'features.json'] as const;
 
@@ -85,84 +85,61 @@ function table(stats: DatasetStats): string[] {
 }
 
 /** `tfpipe schema`: the features of a dataset, and the reader code for TensorFlow or DALI. */
-export const schemaCommand: Command = {
-  name: 'schema',
-  summary: 'features, kinds, list lengths and presence; --format tf|dali|tfds for readers',
-  usage: `Usage: tfpipe schema FILE... [options]
-
-Reads TFRecord files (paths or globs) and reports every feature: its kind, its list lengths and in how
-many records it is present.
-
-Options:
-  --format F            text (default), json, tf (the feature_description for tf.io.parse_single_example,
-                        or the specs for tf.io.parse_single_sequence_example), dali (features for
-                        fn.readers.tfrecord), tfds (writes dataset_info.json and features.json: splits
-                        from the shard names, shard lengths, bytes; Examples only)
-  --out DIR             where --format tfds writes (default: the first file's directory)
-  --overwrite           let --format tfds replace an existing dataset_info.json / features.json
-  --name NAME           the dataset name in dataset_info.json (default: that directory's name)
-  --limit N             read only the first N records
-${READ_FLAGS_HELP}`,
-  options: {
-    format: { type: 'string' },
-    limit: { type: 'string' },
-    out: { type: 'string' },
-    name: { type: 'string' },
-    overwrite: { type: 'boolean' },
-    ...READ_FLAGS,
-  },
-  async run(values, positionals, io) {
-    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
-    const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
-    const tfdsFiles =
-      format === 'tfds'
-        ? TFDS_FILES.map((name) =>
-            join(resolve(io.cwd, stringFlag(values, 'out') ?? dirname(files[0] ?? '.')), name),
-          )
-        : [];
-    // A read command destroys nothing: refused before the (possibly long) read, not after it.
-    for (const file of tfdsFiles) {
-      await checkNewFile(file, {
-        flag: '--format tfds',
-        overwrite: booleanFlag(values, 'overwrite'),
-        inputs: files,
-      });
-    }
-    const payloadType = await payloadTypeOf(values, files[0]);
-    const stats = await collectStats(
-      files,
-      { ...readOptions(values), payloadType },
-      integerFlag(values, 'limit'),
+export async function describeSchema(
+  values: FlagValues,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
+  const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
+  const tfdsFiles =
+    format === 'tfds'
+      ? TFDS_FILES.map((name) =>
+          join(resolve(io.cwd, stringFlag(values, 'out') ?? dirname(files[0] ?? '.')), name),
+        )
+      : [];
+  // A read command destroys nothing: refused before the (possibly long) read, not after it.
+  for (const file of tfdsFiles) {
+    await checkNewFile(file, {
+      flag: '--format tfds',
+      overwrite: booleanFlag(values, 'overwrite'),
+      inputs: files,
+    });
+  }
+  const payloadType = await payloadTypeOf(values, files[0]);
+  const stats = await collectStats(
+    files,
+    { ...readOptions(values), payloadType },
+    integerFlag(values, 'limit'),
+  );
+  const compression = files[0] === undefined ? 'none' : await sniffCompression(files[0]);
+  if (format === 'tfds') {
+    const directory = resolve(io.cwd, stringFlag(values, 'out') ?? dirname(files[0] ?? '.'));
+    const name = stringFlag(values, 'name') ?? basename(directory);
+    const splits = await splitsOf(files, readOptions(values));
+    await mkdir(directory, { recursive: true });
+    await writeFileAtomically(
+      join(directory, 'dataset_info.json'),
+      `${JSON.stringify(tfdsDatasetInfo(name, splits, compression), null, 2)}\n`,
     );
-    const compression = files[0] === undefined ? 'none' : await sniffCompression(files[0]);
-    if (format === 'tfds') {
-      const directory = resolve(io.cwd, stringFlag(values, 'out') ?? dirname(files[0] ?? '.'));
-      const name = stringFlag(values, 'name') ?? basename(directory);
-      const splits = await splitsOf(files, readOptions(values));
-      await mkdir(directory, { recursive: true });
-      await writeFileAtomically(
-        join(directory, 'dataset_info.json'),
-        `${JSON.stringify(tfdsDatasetInfo(name, splits, compression), null, 2)}\n`,
-      );
-      await writeFileAtomically(
-        join(directory, 'features.json'),
-        `${JSON.stringify(tfdsFeatures(stats), null, 2)}\n`,
-      );
-      await writeLine(
-        io.stdout,
-        `wrote ${join(directory, 'dataset_info.json')} and ${join(directory, 'features.json')}`,
-      );
-      return 0;
-    }
-    const output =
-      format === 'json'
-        ? JSON.stringify(stats, null, 2)
-        : format === 'tf'
-          ? tensorflowSpec(stats, { files, compression })
-          : format === 'dali'
-            ? daliSpec(stats, { files })
-            : table(stats).join('\n');
-    await writeLine(io.stdout, output.trimEnd());
+    await writeFileAtomically(
+      join(directory, 'features.json'),
+      `${JSON.stringify(tfdsFeatures(stats), null, 2)}\n`,
+    );
+    await writeLine(
+      io.stdout,
+      `wrote ${join(directory, 'dataset_info.json')} and ${join(directory, 'features.json')}`,
+    );
     return 0;
-  },
-};
+  }
+  const output =
+    format === 'json'
+      ? JSON.stringify(stats, null, 2)
+      : format === 'tf'
+        ? tensorflowSpec(stats, { files, compression })
+        : format === 'dali'
+          ? daliSpec(stats, { files })
+          : table(stats).join('\n');
+  await writeLine(io.stdout, output.trimEnd());
+  return 0;
+}

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { TfpipeError, reportOf, type PayloadType } from '@tfpipe/core';
-import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import {
   tfrecordSink,
   tfrecordSource,
@@ -8,78 +7,55 @@ import {
   type LostRegion,
   type TfrecordCompression,
 } from '@tfpipe/sink-tfrecord';
-import type { Command } from '../command.js';
+import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
+import type { FlagValues } from '../command.js';
 import { booleanFlag, choiceFlag, requirePositionals, stringFlag } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';
 import { formatBytes } from '../preview.js';
 import { printableName } from '../printable.js';
-import { payloadTypeOf, READ_FLAGS, READ_FLAGS_HELP, readOptions } from './read-options.js';
+import { payloadTypeOf, readOptions } from './read-options.js';
 
 /** `tfpipe verify`: reads every record, checks every CRC and payload, lists every problem; `--repair OUT` salvages. */
-export const verifyCommand: Command = {
-  name: 'verify',
-  summary: 'check every record, CRC and payload; exit 1 on a problem file; --repair OUT salvages',
-  usage: `Usage: tfpipe verify FILE... [options]
-
-Reads TFRecord files (paths or globs) to the end, checking the length CRC and data CRC of every record,
-and parses every payload as a tf.train.Example (or as the manifest's payload type, or as --payload
-says). Prints "ok" per good file; for a bad one, every problem in TensorFlow's words ("corrupted record
-at byte N", "truncated record at byte N", "malformed Example at byte N (record 3)", N being the
-record's offset in the file) and the byte ranges lost, and exits 1.
-
-Options:
-  --payload P           parse payloads as example or sequence-example (default: the manifest's payload
-                        type, else example)
-  --framing-only        check the framing and CRCs only, not the payloads
-${READ_FLAGS_HELP}
-  --repair OUT          write every record that verifies, from all FILEs in order, to the new file OUT
-                        (compressed as its suffix says: .gz gzip, .zz zlib; written crash-safe) and print
-                        each byte range lost; exits 1 if anything was lost, 0 if the input was clean
-  --overwrite           with --repair, replace an existing OUT`,
-  options: {
-    ...READ_FLAGS,
-    payload: { type: 'string' },
-    'framing-only': { type: 'boolean' },
-    repair: { type: 'string' },
-    overwrite: { type: 'boolean' },
-  },
-  async run(values, positionals, io) {
-    const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to verify'), 'verify');
-    const options = readOptions(values);
-    const repair = stringFlag(values, 'repair');
-    if (repair !== undefined) return repairInto(files, repair, booleanFlag(values, 'overwrite'), options, io);
-    const payloadType = await verifyPayloadType(values, files[0]);
-    let failed = 0;
-    for (const file of files) {
-      const result = await verifyTfrecord(file, { ...options, payloadType });
-      if (result.ok) {
-        await writeLine(
-          io.stdout,
-          `ok\t${result.records} records\t${formatBytes(result.bytes)}\t${printableName(file)}`,
-        );
-        continue;
-      }
-      failed++;
-      for (const error of result.errors)
-        await writeLine(io.stderr, `tfpipe verify: ${printableName(error.message)} [${error.code}]`);
-      if (result.problems > result.errors.length) {
-        await writeLine(
-          io.stderr,
-          `tfpipe verify: … and ${result.problems - result.errors.length} more problems`,
-        );
-      }
+export async function verifyFiles(
+  values: FlagValues,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<number> {
+  const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to verify'), 'verify');
+  const options = readOptions(values);
+  const repair = stringFlag(values, 'repair');
+  if (repair !== undefined) return repairInto(files, repair, booleanFlag(values, 'overwrite'), options, io);
+  const payloadType = await verifyPayloadType(values, files[0]);
+  let failed = 0;
+  for (const file of files) {
+    const result = await verifyTfrecord(file, { ...options, payloadType });
+    if (result.ok) {
       await writeLine(
         io.stdout,
-        `FAILED\t${result.records} good records, ${result.problems} problems, ${result.lostBytes} bytes lost\t${printableName(file)}`,
+        `ok\t${result.records} records\t${formatBytes(result.bytes)}\t${printableName(file)}`,
+      );
+      continue;
+    }
+    failed++;
+    for (const error of result.errors)
+      await writeLine(io.stderr, `tfpipe verify: ${printableName(error.message)} [${error.code}]`);
+    if (result.problems > result.errors.length) {
+      await writeLine(
+        io.stderr,
+        `tfpipe verify: … and ${result.problems - result.errors.length} more problems`,
       );
     }
-    return failed === 0 ? 0 : 1;
-  },
-};
+    await writeLine(
+      io.stdout,
+      `FAILED\t${result.records} good records, ${result.problems} problems, ${result.lostBytes} bytes lost\t${printableName(file)}`,
+    );
+  }
+  return failed === 0 ? 0 : 1;
+}
 
 /** What verify parses payloads as: `--framing-only`, `--payload`, `--sequence`, the manifest, Example. */
 async function verifyPayloadType(
-  values: Parameters<Command['run']>[0],
+  values: FlagValues,
   firstFile: string | undefined,
 ): Promise<PayloadType | 'none'> {
   const framingOnly = booleanFlag(values, 'framing-only');

@@ -1,5 +1,8 @@
+import { createRequire } from 'node:module';
 import { TfpipeError } from '@tfpipe/core';
-import { parseDocument } from 'yaml';
+import type * as Yaml from 'yaml';
+
+const require = createRequire(import.meta.url);
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
@@ -23,6 +26,8 @@ function parseError(reason: string, file: string, at: { line: number; column: nu
  */
 export function parseConfigText(text: string, file: string, yaml = /\.ya?ml$/i.test(file)): unknown {
   if (yaml) {
+    // Required on the first YAML file (Node caches it): JSON pipelines and `tfpipe convert` never load it.
+    const { parseDocument } = require('yaml') as typeof Yaml;
     const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const [error] = document.errors;
     if (error !== undefined) {

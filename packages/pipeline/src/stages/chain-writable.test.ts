@@ -29,3 +29,46 @@ describe('chainWritable and buffer lending', () => {
     expect(released).toEqual(seen);
   });
 });
+
+describe('chainWritable when aborted', () => {
+  it.each([1, 2, 3])(
+    'with %i stage(s), settles only once the sink has finished aborting (its temporaries removed)',
+    async (stages) => {
+      let sinkAborted = false;
+      const sink = new WritableStream<Row>({
+        async abort() {
+          // A sink removing its temporaries takes a while.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          sinkAborted = true;
+        },
+      });
+      const chain = chainWritable<Row>(
+        Array.from({ length: stages }, () => passThrough()),
+        sink,
+      );
+      const writer = chain.getWriter();
+      await writer.write({ id: 1 });
+      await writer.abort(new Error('stop'));
+      expect(sinkAborted).toBe(true);
+    },
+  );
+
+  it('fails only once the sink has finished aborting', async () => {
+    let sinkAborted = false;
+    const failing = new TransformStream<Row, Row>({
+      transform() {
+        throw new Error('bad row');
+      },
+    });
+    const sink = new WritableStream<Row>({
+      async abort() {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        sinkAborted = true;
+      },
+    });
+    const writer = chainWritable<Row>([passThrough(), failing, passThrough()], sink).getWriter();
+    await writer.write({ id: 1 });
+    await expect(writer.close()).rejects.toThrow('bad row');
+    expect(sinkAborted).toBe(true);
+  });
+});

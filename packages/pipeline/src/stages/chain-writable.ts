@@ -32,11 +32,16 @@ export function chainWritable<In>(
   const done = Promise.all(links).then(() => undefined);
   let failure: unknown;
   done.catch((error: unknown) => (failure ??= error));
+  // `done` rejects at the first failed link, before the sink's abort (removing its temporaries)
+  // has finished: aborting waits for every link to settle.
+  const settled = Promise.allSettled(links);
   const writer = stages[0]!.writable.getWriter();
   writer.closed.catch(() => undefined);
   const fail = async (error: unknown): Promise<never> => {
     await writer.abort(error).catch(() => undefined);
+    // `done` first: its rejection sets `failure`, the cause, which the closed stage's own error hides.
     await done.catch(() => undefined);
+    await settled;
     throw asError(failure ?? error);
   };
   const stream = new WritableStream<In>({
@@ -59,7 +64,7 @@ export function chainWritable<In>(
     },
     async abort(reason) {
       await writer.abort(reason).catch(() => undefined);
-      await done.catch(() => undefined);
+      await settled;
     },
   });
   return attachReport(releasesThrough(stages, sink) ? markLending(stream, SINK_RELEASES) : stream, report);

@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from './__fixtures__/run-cli.js';
+
+// Node's module hooks run on their own thread; they append each URL the process imports to a file.
+const HOOKS = `data:text/javascript,${encodeURIComponent(`
+import { appendFileSync } from 'node:fs';
+let log;
+export function initialize(data) { log = data.log; }
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(log, result.url + '\\n');
+  return result;
+}`)}`;
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'tfpipe-lazy-'));
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** Runs the built `tfpipe ...args` and resolves with every module URL it imported. */
+async function importsOf(args: readonly string[]): Promise<string[]> {
+  const log = join(directory, `imports-${Math.random().toString(36).slice(2)}.log`);
+  await writeFile(log, '');
+  const register = `data:text/javascript,${encodeURIComponent(
+    `import { register } from 'node:module'; register(${JSON.stringify(HOOKS)}, { data: { log: ${JSON.stringify(log)} } });`,
+  )}`;
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', register, BIN, ...args],
+      { cwd: directory },
+      (error, _out, stderr) =>
+        error === null ? resolve() : reject(new Error(`${error.message}\n${stderr}`)),
+    );
+  });
+  return (await readFile(log, 'utf8')).split('\n').filter((url) => url !== '' && !url.startsWith('node:'));
+}
+
+const HEAVY = /\/(sharp|hyparquet[^/]*|protobufjs|zod|yaml)@|\/packages\/(?!cli\/)/;
+
+describe('what tfpipe loads', () => {
+  it.each(['--help', '--version', 'convert --help', 'run --help'])(
+    'tfpipe %s loads only the CLI itself: no plugin, no sharp, hyparquet, protobufjs, zod or yaml',
+    async (line) => {
+      const urls = await importsOf(line.split(' '));
+      expect(urls.some((url) => url.endsWith('/packages/cli/dist/bin.js'))).toBe(true);
+      expect(urls.filter((url) => HEAVY.test(url) || url.includes('/node_modules/'))).toEqual([]);
+    },
+  );
+
+  it('a CSV convert loads neither sharp nor hyparquet', async () => {
+    await writeFile(join(directory, 'rows.csv'), 'id,label\n1,a\n2,b\n');
+    const urls = await importsOf(['convert', 'rows.csv', 'rows.tfrecord', '--quiet']);
+    // Guards the guard: the log does see the packages the conversion needs.
+    expect(urls.some((url) => url.includes('/packages/source-csv/'))).toBe(true);
+    expect(urls.filter((url) => /\/(sharp|hyparquet[^/]*|@img)@/.test(url))).toEqual([]);
+  });
+});
