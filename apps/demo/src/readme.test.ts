@@ -90,3 +90,12 @@ test('the quick example writes what its comment says: 344 records in four indexe
   expect(verified).toMatchObject({ ok: true, records: 344 });
   for (const shard of shards) await readFile(path.join(cwd, `${shard}.idx`), 'utf8');
 });
+
+test('the quick example reads its first record back as its comment says', async () => {
+  const index = blocks.findIndex((block) => block.includes('readExamples('));
+  expect(index).toBeGreaterThanOrEqual(0);
+  const { stdout } = await runBlock(index);
+  const printed = "{ kind: 'int64', value: [ 0n ] } bytes";
+  expect(stdout.trimEnd().split('\n').at(-1)).toBe(printed);
+  expect(blocks[index]).toContain(`// ${printed}`);
+});
