@@ -89,8 +89,8 @@ export class FrameBuffers {
   /**
    * Whether the last buffer written had small records (under DEFERRED_MAX_BYTES): only then is the
    * next one deferred. A buffer of large records only gains nothing from the thread (their CRCs are
-   * computed here anyway) and loses to copies into shared memory, which run at ~30 GB/s against
-   * ~110 for plain memory: 2,000 records of 50 KB wrote at 2.1-2.3 GB/s deferred, 3.5-3.7 plain.
+   * computed here anyway) and loses to copies into shared memory, which are slower than into plain
+   * memory (bench/README.md, case b).
    */
   #smallLast = true;
   /** A plain buffer's small records framed here so far (a deferred buffer counts `#frameCount`). */
@@ -337,8 +337,8 @@ export class FrameBuffers {
     const view = this.#view;
     view.setUint32(offset, length >>> 0, true);
     view.setUint32(offset + 4, Math.floor(length / 0x1_0000_0000), true);
-    // Small records' CRCs go to the CRC thread; a large record's costs little here (one native call
-    // at ~7 GB/s), less than moving it through the thread's slower CRC (~2.7 GB/s).
+    // Small records' CRCs go to the CRC thread; a large record's costs little here (one native call),
+    // less than moving it through the thread's slower CRC.
     if (length < DEFERRED_MAX_BYTES) {
       if (this.#deferred) {
         this.#frames[this.#frameCount++] = offset;
@@ -388,7 +388,7 @@ export class FrameBuffers {
       this.#segmentBytes = 0;
       // Several buffers in flight smooth out the CRC thread's and the disk's pace; past the limit,
       // the next buffer waits for the oldest write, which frees its buffer. (Waiting for all of them
-      // let the main thread idle ~20% of a tabular run while the queue drained.)
+      // left the main thread idle while the queue drained.)
       if (this.#free.length === 0 && this.#deferredBuffers >= MAX_DEFERRED_BUFFERS && !this.#reclaim())
         await writes[0];
       this.#takeDeferred();
@@ -419,9 +419,8 @@ export class FrameBuffers {
    * there in the order they were given, so each buffer goes to the thread at once (after a write of
    * this thread's, if one is under way), and is free again as soon as its state says so, without
    * waiting for this thread to take the answer (which it does only when it next waits: a pipeline
-   * of synchronous stages does not). 100k tabular rows: framed on the thread, then written from here
-   * through libuv's pool, each buffer waited ~0.3 ms for its job to start and a file's last buffers
-   * ~5 ms; now ~2.5 ms in all. Otherwise this thread writes it once it is framed.
+   * of synchronous stages does not): buffers no longer wait for their job to start (bench/README.md,
+   * case a). Otherwise this thread writes it once it is framed.
    */
   #frameAndWrite(buffers: SharedFrameBuffers, count: number, used: number): Promise<void> {
     const output = this.#output;
