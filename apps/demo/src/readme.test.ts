@@ -1,24 +1,15 @@
 // The docs test: every ```ts block of the root README runs as written, so the README never rots.
 import { verifyTfrecord } from '@tfpipe/sink-tfrecord';
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { exampleScripts, typescriptBlocks, type ExampleScripts } from './__fixtures__/example-scripts.js';
 import { random } from './sample-data.js';
 
 const appDirectory = path.resolve(import.meta.dirname, '..');
 const readmeFile = path.resolve(appDirectory, '../../README.md');
 let blocks: string[];
-let scripts: string;
-let work: string;
-
-/** The README's TypeScript blocks, in order. */
-function typescriptBlocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
-}
+let scripts: ExampleScripts;
 
 /** A penguins.csv as the README describes it: 344 rows, species names, some empty cells. */
 function penguinsCsv(): string {
@@ -46,31 +37,15 @@ function penguinsCsv(): string {
 
 beforeAll(async () => {
   blocks = typescriptBlocks(await readFile(readmeFile, 'utf8'));
-  // The scripts live under this app's node_modules so that `@tfpipe/*` imports resolve to the workspace.
-  await mkdir(path.join(appDirectory, 'node_modules/.cache'), { recursive: true });
-  scripts = await mkdtemp(path.join(appDirectory, 'node_modules/.cache/readme-'));
-  work = await mkdtemp(path.join(tmpdir(), 'tfpipe-readme-'));
+  scripts = await exampleScripts('readme');
 });
-afterAll(async () => {
-  await rm(scripts, { recursive: true, force: true });
-  await rm(work, { recursive: true, force: true });
-});
+afterAll(() => scripts.remove());
 
-/** Type-strips a block and runs it with node in its own directory, holding `penguins.csv`. */
-async function runBlock(index: number): Promise<{ stdout: string; cwd: string }> {
-  const { outputText } = ts.transpileModule(blocks[index]!, {
-    compilerOptions: {
-      module: ts.ModuleKind.ESNext,
-      target: ts.ScriptTarget.ES2022,
-      verbatimModuleSyntax: true,
-    },
-  });
-  const script = path.join(scripts, `block-${index}.mjs`);
-  await writeFile(script, outputText);
-  const cwd = await mkdtemp(path.join(work, `block-${index}-`));
-  await writeFile(path.join(cwd, 'penguins.csv'), penguinsCsv());
-  const { stdout } = await promisify(execFile)(process.execPath, [script], { cwd });
-  return { stdout, cwd };
+/** Runs a block in its own directory, holding `penguins.csv`. */
+function runBlock(index: number): Promise<{ stdout: string; cwd: string }> {
+  return scripts.run(`block-${index}`, blocks[index]!, (cwd) =>
+    writeFile(path.join(cwd, 'penguins.csv'), penguinsCsv()),
+  );
 }
 
 test('the README has a TypeScript example, and every block runs without an error', async () => {
@@ -89,4 +64,13 @@ test('the quick example writes what its comment says: 344 records in four indexe
   const verified = await verifyTfrecord(shards.map((shard) => path.join(cwd, shard)));
   expect(verified).toMatchObject({ ok: true, records: 344 });
   for (const shard of shards) await readFile(path.join(cwd, `${shard}.idx`), 'utf8');
+});
+
+test('the quick example reads its first record back as its comment says', async () => {
+  const index = blocks.findIndex((block) => block.includes('readExamples('));
+  expect(index).toBeGreaterThanOrEqual(0);
+  const { stdout } = await runBlock(index);
+  const printed = "{ kind: 'int64', value: [ 0n ] } bytes";
+  expect(stdout.trimEnd().split('\n').at(-1)).toBe(printed);
+  expect(blocks[index]).toContain(`// ${printed}`);
 });

@@ -68,8 +68,8 @@ export class FrameBuffers {
   /**
    * Whether the last buffer written had small records (under DEFERRED_MAX_BYTES): only then is the
    * next one deferred. A buffer of large records only gains nothing from the thread (their CRCs are
-   * computed here anyway) and loses to copies into shared memory, which run at ~30 GB/s against
-   * ~110 for plain memory: 2,000 records of 50 KB wrote at 2.1-2.3 GB/s deferred, 3.5-3.7 plain.
+   * computed here anyway) and loses to copies into shared memory, which are slower than into plain
+   * memory (bench/README.md, case b).
    */
   #smallLast = true;
   /** A plain buffer's small records framed here so far (a deferred buffer counts `#frameCount`). */
@@ -300,8 +300,8 @@ export class FrameBuffers {
     const view = this.#view;
     view.setUint32(offset, length >>> 0, true);
     view.setUint32(offset + 4, Math.floor(length / 0x1_0000_0000), true);
-    // Small records' CRCs go to the CRC thread; a large record's costs little here (one native call
-    // at ~7 GB/s), less than moving it through the thread's slower CRC (~2.7 GB/s).
+    // Small records' CRCs go to the CRC thread; a large record's costs little here (one native call),
+    // less than moving it through the thread's slower CRC.
     if (length < DEFERRED_MAX_BYTES) {
       if (this.#deferred) {
         this.#frames[this.#frameCount++] = offset;

@@ -2,10 +2,8 @@ import { loadNativeCrc32c, type NativeCrc32c } from '@tfpipe/node-utils';
 import { crc32c as jsCrc32c, crc32cCombine, crc32cRange } from './crc32c.js';
 
 /**
- * From this many bytes up, {@link fastCrc32c} calls the native `@node-rs/crc32`. Measured on the
- * build machine (Node 20, x64): the JS slicing-by-16 path takes ~72 ns for 150 bytes and ~152 ns for
- * 400 (~0.4 ns per byte); the native call costs a fixed ~0.12-0.13 µs (with the view it needs) but
- * reaches ~7 GB/s: 171 ns for 400 bytes. They cross at about 500 bytes.
+ * From this many bytes up, {@link fastCrc32c} calls the native `@node-rs/crc32`: its fixed cost per
+ * call outweighs the JS CRC's per-byte cost from about 500 bytes (bench/README.md).
  */
 export const NATIVE_CRC_THRESHOLD = 512;
 

@@ -11,7 +11,7 @@ export class ShardOutput {
   /** Bytes written to the file (after compression). */
   diskBytes = 0;
   readonly #handle: FileHandle;
-  // Only when a manifest wants it: SHA-256 runs at ~1-2 GB/s, slower than the framing and the write.
+  // Only when a manifest wants it: SHA-256 is slower than the framing and the write.
   readonly #hash: Hash | undefined;
   readonly #compressor: Gzip | Deflate | undefined;
   #chain: Promise<void> = Promise.resolve();

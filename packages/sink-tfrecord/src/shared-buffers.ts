@@ -41,8 +41,7 @@ export const sharedBufferCounts = { allocated: 0, reused: 0 };
  * Why shared memory: the CRC thread reads and writes the buffer where it is. Moving an ArrayBuffer
  * to a thread and back makes a new ArrayBuffer object on each side every time, and V8 counts each
  * as new off-heap memory; at the rate a tabular file fills 4 MiB buffers that forced a full
- * collection every few hundred milliseconds (100k rows: 9 full collections in 12 files, 1 with
- * shared buffers, and ~370 ns of GC thread time per row less). Reusing the buffers across files
+ * collection every few hundred milliseconds. Reusing the buffers across files
  * does the same for a writer that opens many shards.
  */
 export function takeSharedFrameBuffers(size: number): SharedFrameBuffers {

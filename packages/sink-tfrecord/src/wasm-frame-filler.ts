@@ -12,7 +12,7 @@ export type WasmFrameFiller = (
 /**
  * Compiles crc32c.wat's module from its base64 bytes (crc32c-wasm.ts) and returns its frame filler,
  * or undefined where WebAssembly cannot compile it (no WebAssembly, or no shared memory). Each call
- * instantiates the module over the memory it is given (~3 µs here; a memory posted to a thread is a
+ * instantiates the module over the memory it is given (cheap; a memory posted to a thread is a
  * new object each time, so there is nothing to cache it by). Self-contained, so that the CRC thread
  * runs its source. Internal.
  */

@@ -3,9 +3,8 @@ import { TfpipeError } from '@tfpipe/core';
 import { openRegularFile } from '@tfpipe/node-utils';
 
 /**
- * Bytes read from a file per read call. In the bench's CSV, 64 KiB reads parse at 2.0-2.2M rows/s,
- * 128 KiB at 1.5-1.6M, and 512 KiB (parsed 64 KiB at a time) at 1.0M. Reusing the read buffers did
- * not change that, so it is not their allocation; the cause is not pinned down.
+ * Bytes read from a file per read call: in the bench's CSV, larger reads parsed slower, for a cause
+ * not pinned down (not the buffers' allocation; bench/README.md, case d).
  */
 export const READ_CHUNK_BYTES = 64 * 1024;
 /** Chunks read ahead of the parser at most. */

@@ -47,7 +47,7 @@ function snappy(input: Uint8Array, outputLength: number): Uint8Array {
       if (!(error instanceof RangeError)) throw error;
     }
   }
-  // hyparquet's own decoder: about 3× slower, but it needs no address space beyond its output.
+  // hyparquet's own decoder: slower, but it needs no address space beyond its output.
   const output = new Uint8Array(outputLength);
   snappyUncompress(input, output);
   return output;

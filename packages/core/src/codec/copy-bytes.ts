@@ -11,10 +11,9 @@ const SHORT_COPY = 64;
  * buffers are) at another alignment than `source`.
  *
  * Why: V8 copies into shared memory with relaxed atomic stores, word by word only when the two
- * addresses are equally aligned modulo 8, and byte by byte otherwise: ~4 GB/s instead of ~30 (plain
- * memory: ~110 GB/s). Such a copy goes through a plain scratch buffer placed at the target's
- * alignment instead: one plain copy, then one aligned one. (100k tabular rows into the sink: its
- * copying fell from ~9% to ~3% of the main thread.)
+ * addresses are equally aligned modulo 8, and byte by byte otherwise, several times slower. Such a
+ * copy goes through a plain scratch buffer placed at the target's alignment instead: one plain copy,
+ * then one aligned one.
  * @throws RangeError when `source` does not fit at `offset`, as `set` does
  */
 export function copyBytes(target: Uint8Array, source: Uint8Array, offset: number): void {

@@ -4,10 +4,8 @@
  *
  * Why: V8 counts every new `ArrayBuffer` as memory allocated outside its heap, and starts a full
  * collection when enough has been allocated since the last one. A source that hands out a fresh
- * 100 KB buffer per image makes the process collect its whole heap every few hundred images; with
- * the buffers lent and taken back, 300 kept JPEGs of 110 KB went from 70 full collections in 30
- * runs to 7 (and to 1 once the sink also reused its write buffers across files; see the images
- * benchmark in the root README).
+ * 100 KB buffer per image makes the process collect its whole heap every few hundred images; lent
+ * buffers taken back avoid that (bench/README.md, case e).
  *
  * Lending is only safe when nothing can still read a record once the sink has released it, so it
  * is switched on by the run itself ({@link lendIfSafe}, from `pipeline().run()`, `run()` and

@@ -35,7 +35,7 @@ export type StageFactory<Options, In, Out> = (
  * temporary files.
  *
  * **Batches.** A chunk that is an array is a batch: several records travelling as one chunk, because
- * a WHATWG stream costs ~1-4 µs per chunk, more than encoding a small tabular record. Records
+ * a WHATWG stream's cost per chunk is more than encoding a small tabular record. Records
  * themselves are never arrays. A stage that supports batches maps a batch in to a batch out
  * (`buildExamples`: rows → Examples, a skipped row just leaves the batch shorter); a sink that
  * supports them writes each record of a batch as if written alone (same bytes, same `onError`

@@ -8,7 +8,7 @@ export type Batch<T> = readonly T[];
 
 /**
  * Groups records into arrays of `size` (the last one may be shorter), so that the stages and the
- * sink after it pay the per-chunk cost of a WHATWG stream (~1-4 µs) once per batch instead of once
+ * sink after it pay the per-chunk cost of a WHATWG stream once per batch instead of once
  * per record. `buildExamples` and `tfrecordSink` take batches as they come.
  *
  * @param size - records per batch, a positive integer; 256 to 4096 suits small tabular records.

@@ -166,17 +166,14 @@ parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
  * where `@node-rs/crc32` loads), so that a sink framing them need not read them again. Internal.
  *
  * Why threads: `fs.readFile` is four round trips through libuv's pool (open, fstat, read, close),
- * each waiting for the main thread to start the next, and hashing a 110 KB image on the main thread
- * (~55 µs with SHA-NI) holds up every other read's next step. A reader thread makes the four calls
- * and the hash back to back and answers once. On 2 cores with 4 images in flight this read and
- * hashed 300 JPEGs of 110 KB in 56 µs each against 127 µs for `readFile` + `createHash` on the main
- * thread, with 14 µs of main-thread time against 86 µs.
+ * each waiting for the main thread to start the next, and hashing an image on the main thread holds
+ * up every other read's next step. A reader thread makes the four calls and the hash back to back
+ * and answers once (figures: bench/README.md, case e).
  *
  * On Linux the reader threads run 5 nice levels below the thread that started them (never above
  * 19): a reader woken by a request would otherwise often take the main thread's core, and the main
- * thread, which hands out the next requests and writes the records, waited. On 2 cores with 4 kept
- * images in flight this took 300 JPEGs from 7,600–8,700 to 8,200–9,300 images/s (8 interleaved
- * processes of 30 runs each). Under load from other processes the readers yield to them first.
+ * thread, which hands out the next requests and writes the records, waited. Under load from other
+ * processes the readers yield to them first.
  *
  * The threads (at most `min(4, os.availableParallelism())`, ~9 MB each) are shared by every image
  * source in the process and started when first needed (~20 ms each); one that has had nothing to do

@@ -283,7 +283,7 @@ export function utf8Size(text: string): number {
  *
  * A function of its own rather than a loop in the generated writer: a loop there let V8 replace the
  * writer's code only at the loop (on-stack replacement), and in about one process in five the writer
- * then ran unoptimized from its next call on, 4x slower (100k tabular rows: 0.8M rows/s, not 3M).
+ * then ran unoptimized from its next call on, several times slower.
  */
 export function writeAscii(target: Uint8Array, position: number, text: string): number {
   const length = text.length;

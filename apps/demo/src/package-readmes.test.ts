@@ -1,0 +1,111 @@
+// The package READMEs' test: every complete ```ts example (one that has its imports) type-checks against the built
+// packages, strict, and the self-contained ones run as written, so a renamed export or option shows in the README too.
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import ts from 'typescript';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { exampleScripts, typescriptBlocks, type ExampleScripts } from './__fixtures__/example-scripts.js';
+
+const rootDirectory = path.resolve(import.meta.dirname, '../../..');
+const packagesDirectory = path.join(rootDirectory, 'packages');
+let scripts: ExampleScripts;
+
+interface Example {
+  /** `core-0`: the package folder and the block's index among that README's examples. */
+  readonly name: string;
+  readonly source: string;
+}
+
+/** The README's TypeScript blocks that import what they use: the complete examples. */
+function completeExamples(folder: string, markdown: string): Example[] {
+  return typescriptBlocks(markdown)
+    .filter((block) => /^import\s/m.test(block))
+    .map((source, index) => ({ name: `${folder}-${index}`, source }));
+}
+
+/** Each package's entries (`@tfpipe/core/testing` …) mapped to their built types, as a `paths` table. */
+async function builtEntries(folders: readonly string[]): Promise<Record<string, string[]>> {
+  const paths: Record<string, string[]> = {};
+  for (const folder of folders) {
+    const directory = path.join(packagesDirectory, folder);
+    const manifest = JSON.parse(await readFile(path.join(directory, 'package.json'), 'utf8')) as {
+      name: string;
+      exports: Record<string, string | { types?: string }>;
+    };
+    for (const [entry, target] of Object.entries(manifest.exports)) {
+      if (typeof target === 'string' || target.types === undefined) continue;
+      paths[`${manifest.name}${entry.slice(1)}`] = [path.join(directory, target.types)];
+    }
+  }
+  return paths;
+}
+
+let folders: string[];
+let examples: Example[];
+
+beforeAll(async () => {
+  folders = (await readdir(packagesDirectory)).sort();
+  examples = [];
+  for (const folder of folders) {
+    const readme = await readFile(path.join(packagesDirectory, folder, 'README.md'), 'utf8').catch(() => '');
+    examples.push(...completeExamples(folder, readme));
+  }
+  scripts = await exampleScripts('package-readmes');
+});
+afterAll(() => scripts.remove());
+
+test('every package README has a complete TypeScript example', () => {
+  const withExamples = new Set(examples.map((example) => example.name.replace(/-\d+$/, '')));
+  expect(folders.filter((folder) => !withExamples.has(folder))).toEqual([]);
+});
+
+test('every complete example type-checks, strict, against the built packages', async () => {
+  const files = examples.map((example) => path.join(scripts.scripts, `${example.name}.ts`));
+  // `export {}` makes each a module, as a file with top-level `await` must be.
+  await Promise.all(
+    examples.map((example, index) => writeFile(files[index]!, `${example.source}\nexport {};\n`)),
+  );
+  const program = ts.createProgram(files, {
+    target: ts.ScriptTarget.ES2022,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts', 'lib.dom.asynciterable.d.ts'],
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    paths: await builtEntries(folders),
+    types: ['node'],
+    typeRoots: [path.join(rootDirectory, 'node_modules/@types')],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    skipLibCheck: true,
+    noEmit: true,
+  });
+  const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
+    const where =
+      diagnostic.file === undefined
+        ? ''
+        : `${path.basename(diagnostic.file.fileName)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}: `;
+    return where + ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+  });
+  expect(problems).toEqual([]);
+}, 120_000);
+
+/** Runs an example in a fresh directory; resolves with what it printed. */
+async function runExample(name: string): Promise<string> {
+  const example = examples.find((candidate) => candidate.name === name);
+  if (example === undefined) throw new Error(`no example ${name}`);
+  return (await scripts.run(name, example.source)).stdout;
+}
+
+test("core's example prints what its comments say: one row skipped with its cell, exact int64 in JSON", async () => {
+  const lines = (await runExample('core-0')).trimEnd().split('\n');
+  expect(lines[0]).toBe('3 2 1 "12abc" is not a decimal integer (feature "age") at field "age"');
+  expect(lines[1]).toContain('"age":{"int64List":{"value":["9007199254740993"]}}');
+});
+
+test("sink-tfrecord's example writes, verifies and reads back its two gzip shards", async () => {
+  // util.inspect breaks lines by width: compare with the whitespace folded.
+  const output = (await runExample('sink-tfrecord-0')).replace(/\s+/g, ' ');
+  expect(output).toContain("{ path: 'out/train-00000-of-00002.tfrecord.gz', records: 500, bytes: 6252 }");
+  expect(output).toContain('records: 1000, bytes: 12567, ok: true, errors: [], problems: 0');
+  expect(output).toContain("{ kind: 'int64', value: [ 1n ] }");
+});
