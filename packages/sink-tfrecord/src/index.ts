@@ -26,6 +26,7 @@ export {
   readTfrecordStream,
   DEFAULT_MAX_RECORD_BYTES,
   MAX_RECORD_BYTES_LIMIT,
+  TfrecordReader,
 } from './web.js';
 export type {
   Crc32cFunction,
@@ -36,6 +37,7 @@ export type {
   TfRecord,
   LostRegion,
   TfrecordCompression,
+  TfrecordReaderSettings,
 } from './web.js';
 
 // Node: native CRC, the sink, the source and helpers
@@ -61,6 +63,8 @@ export { shardName, temporaryPath, releaseTemporary, removeStaleTemporaries } fr
 export type { StaleTemporaries } from './shard-names.js';
 export { expandPaths } from './expand-paths.js';
 export { openRegularFile } from './open-regular-file.js';
+export { fileBytes } from './file-bytes.js';
+export { nodeDecompressor } from './node-decompressor.js';
 export type { OpenedFile } from './open-regular-file.js';
 
 // Config-file plugins (for `tfpipe run`) and the disk-backed full shuffle

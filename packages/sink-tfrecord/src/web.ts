@@ -25,3 +25,6 @@ export { readTfrecordStream } from './read-tfrecord-stream.js';
 export type { ReadTfrecordStreamOptions } from './read-tfrecord-stream.js';
 export { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from './record-unframer.js';
 export type { TfRecord, LostRegion, TfrecordCompression } from './tf-record.js';
+// The chunk-at-a-time reader under readTfrecordStream, for readers that batch (`@tfpipe/dataset`)
+export { TfrecordReader } from './tfrecord-reader.js';
+export type { TfrecordReaderSettings } from './tfrecord-reader.js';

@@ -1,0 +1,47 @@
+// Test helper (not exported): real TFRecord files written with sink-tfrecord's writer.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { example, float, int64 } from '@tfpipe/core';
+import type { Example } from '@tfpipe/core';
+import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
+
+/** Example `id` of file `file`: `id` (int64) and `values` (`id % 4` floats), so tests can check every record. */
+export function exampleOf(id: number): Example {
+  return example({
+    id: int64(id),
+    values: float(...Array.from({ length: id % 4 }, (_, at) => id + at / 10)),
+  });
+}
+
+/** A fresh temporary folder. */
+export function temporaryFolder(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'tfpipe-dataset-'));
+}
+
+/**
+ * Writes Examples `ids` to `folder/name` (with a `.idx` when `index`, gzip when `compression`) and
+ * returns the path.
+ */
+export async function writeRecords(
+  folder: string,
+  name: string,
+  ids: readonly number[],
+  options: { readonly index?: boolean; readonly compression?: 'gzip' | 'zlib' } = {},
+): Promise<string> {
+  const path = join(folder, name);
+  const writer = await createTfrecordWriter({
+    path,
+    fsync: false,
+    ...(options.index === true ? { index: true } : {}),
+    ...(options.compression === undefined ? {} : { compression: options.compression }),
+  });
+  await writer.write(ids.map(exampleOf));
+  await writer.close();
+  return path;
+}
+
+/** The `id`s of records, decoded with the fused parser's spec-free reading: the first int64 varint after the key. */
+export function range(start: number, end: number): number[] {
+  return Array.from({ length: end - start }, (_, at) => start + at);
+}
