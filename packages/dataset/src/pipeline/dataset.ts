@@ -104,11 +104,15 @@ export class Dataset<T> extends ReadableStream<T> {
   }
 
   /** Batches of 1-D arrays (or objects of them) padded to one length: dense `[size, length]` tensors. */
-  paddedBatch(size: number, options: PaddedBatchOptions = {}): Dataset<PaddedBatch<T & Paddable>> {
+  paddedBatch<E extends Paddable>(
+    this: Dataset<E>,
+    size: number,
+    options: PaddedBatchOptions = {},
+  ): Dataset<PaddedBatch<E>> {
     const checked = checkCount('paddedBatch', 'size', size, 1);
     if (options.paddedLength !== undefined)
       checkCount('paddedBatch', 'paddedLength', options.paddedLength, 0);
-    return (this as unknown as Dataset<T & Paddable>).derive((source) =>
+    return this.derive((source) =>
       batchChunks(source, checked, options.dropRemainder ?? false, (batch) => padBatch(batch, options)),
     );
   }

@@ -18,7 +18,7 @@ export type PaddedTensorOf<A> = A extends BigInt64Array
       : DenseTensor<'number'>;
 
 /** What `paddedBatch` makes of a batch of `E`. */
-export type PaddedBatch<E> = E extends PaddableArray
+export type PaddedBatch<E> = [E] extends [PaddableArray]
   ? PaddedTensorOf<E>
   : { readonly [K in keyof E]: PaddedTensorOf<E[K]> };
 
