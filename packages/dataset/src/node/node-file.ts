@@ -7,13 +7,19 @@ import type { RecordIndex, RecordRange, TfrecordFile } from '../tfrecord/tfrecor
 const STAGE = 'tfrecordDataset';
 /** Bytes per file read, as `tfrecordSource` reads. */
 const CHUNK_BYTES = 1024 * 1024;
+/** Chunks read before they are asked for. */
+const READ_AHEAD = 1;
 
 /** A TFRecord file on disk: read in 1 MiB chunks, a range through a file-backed `Blob`, its `<path>.idx` index. */
 export function nodeFile(path: string): TfrecordFile {
   return {
     name: path,
     open: (range) =>
-      range === undefined ? fileBytes(path, CHUNK_BYTES, STAGE, () => undefined) : rangeBytes(path, range),
+      // One chunk read ahead: the next read runs while this chunk is verified and parsed.
+      (range === undefined
+        ? fileBytes(path, CHUNK_BYTES, STAGE, () => undefined)
+        : rangeBytes(path, range)
+      ).pipeThrough(new TransformStream<Uint8Array, Uint8Array>(undefined, { highWaterMark: READ_AHEAD })),
     index: () => readRecordIndex(path),
   };
 }

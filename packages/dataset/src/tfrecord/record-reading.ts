@@ -2,7 +2,10 @@ import { RecordErrorPolicy, TfpipeError, withPosition } from '@tfpipe/core';
 import type { Position, StageReport } from '@tfpipe/core';
 import { TfrecordReader } from '@tfpipe/sink-tfrecord/web';
 import type { LostRegion, TfRecord, TfrecordReaderSettings } from '@tfpipe/sink-tfrecord/web';
+import type { WireBatcher } from '../parse/wire-batcher.js';
 import type { Chunks } from '../pipeline/chunks.js';
+import type { ExampleParseSpec } from '../spec/feature-spec.js';
+import type { ParsedBatch } from '../tensor.js';
 import type { RecordRange, TfrecordFile } from './tfrecord-file.js';
 
 /** How many lost regions a report lists; the totals are always exact. */
@@ -48,6 +51,41 @@ export class RecordReading {
     } finally {
       if (!reader.done) await reader.cancel().catch(() => undefined);
       this.#retire(reader, shift);
+    }
+  }
+
+  /**
+   * The fused path of `parse`: every verified payload of `file` (or of a range of it) goes straight
+   * from the read buffer into `batcher`, with no record object; yields the batches each read completes.
+   */
+  async *readInto<Spec extends ExampleParseSpec>(
+    file: TfrecordFile,
+    range: RecordRange | undefined,
+    batcher: WireBatcher<Spec>,
+  ): AsyncGenerator<ParsedBatch<Spec>[]> {
+    const byteShift = range?.start ?? 0;
+    const indexShift = range?.firstRecord ?? 0;
+    const shifted = byteShift !== 0 || indexShift !== 0;
+    const policy = shifted ? new ShiftedPolicy(this.policy, range!) : this.policy;
+    const name = file.name;
+    const reader = new TfrecordReader(file.open(range), {
+      ...this.#settings,
+      file: name,
+      policy,
+      emit: false,
+      check(data, place) {
+        batcher.add(data, name, place.recordIndex + indexShift, place.byteOffset + byteShift);
+        return true;
+      },
+    });
+    try {
+      while ((await reader.read()) !== undefined) {
+        const batches = batcher.take();
+        if (batches.length > 0) yield batches;
+      }
+    } finally {
+      if (!reader.done) await reader.cancel().catch(() => undefined);
+      this.#retire(reader, shifted ? range : undefined);
     }
   }
 

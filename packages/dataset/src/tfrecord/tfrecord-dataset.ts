@@ -1,11 +1,15 @@
 import { RecordErrorPolicy } from '@tfpipe/core';
-import type { RecordErrorOptions } from '@tfpipe/core';
+import type { RecordErrorOptions, SerializedRecord } from '@tfpipe/core';
+import { parseExample } from '../parse/parse-example.js';
+import { WireBatcher } from '../parse/wire-batcher.js';
+import type { ExampleParseSpec } from '../spec/feature-spec.js';
+import type { ParsedBatch } from '../tensor.js';
 import { crc32c, DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from '@tfpipe/sink-tfrecord/web';
 import type { TfRecord, TfrecordCompression } from '@tfpipe/sink-tfrecord/web';
 import { arrayChunks, checkCount, invalidOption } from '../pipeline/chunks.js';
 import type { Chunks } from '../pipeline/chunks.js';
 import { checkShard, Dataset } from '../pipeline/dataset.js';
-import type { ShardOptions } from '../pipeline/dataset-options.js';
+import type { ParseOptions, ShardOptions } from '../pipeline/dataset-options.js';
 import { interleaveChunks } from '../pipeline/ops/interleave-chunks.js';
 import { shardChunks } from '../pipeline/ops/take-chunks.js';
 import { planReads } from './plan-reads.js';
@@ -64,6 +68,45 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     if (this.#source.shard !== undefined) throw invalidOption('shard', 'this dataset is already sharded');
     return new TfrecordDataset({ ...this.#source, shard: options });
   }
+
+  /**
+   * The fused parse: read straight into the batches (see `Dataset.parse`), with no record object per
+   * record when the files are read one after another (`numParallelReads` 1) and not sharded element-wise.
+   */
+  override parse<const Spec extends ExampleParseSpec>(
+    this: Dataset<SerializedRecord>,
+    spec: Spec,
+    options: ParseOptions = {},
+  ): Dataset<ParsedBatch<Spec>> {
+    const source = (this as unknown as TfrecordDataset).#source;
+    const parser = parseExample(spec);
+    const size = checkCount('parse', 'batchSize', options.batchSize ?? 1, 1);
+    const dropRemainder = options.dropRemainder ?? false;
+    return new Dataset(
+      () =>
+        parsePass(source, new WireBatcher(parser, size), dropRemainder, () =>
+          super.parse(spec, options).chunks(),
+        ),
+      () => source.reading.report(0),
+    );
+  }
+}
+
+async function* parsePass<Spec extends ExampleParseSpec>(
+  source: TfrecordDatasetSource,
+  batcher: WireBatcher<Spec>,
+  dropRemainder: boolean,
+  unfused: () => Chunks<ParsedBatch<Spec>>,
+): Chunks<ParsedBatch<Spec>> {
+  const files = await source.files();
+  const { reads, everyNth } = await planReads(files, source.shard);
+  if (source.numParallelReads > 1 || everyNth !== undefined) {
+    yield* unfused();
+    return;
+  }
+  for (const planned of reads) yield* source.reading.readInto(planned.file, planned.range, batcher);
+  const last = batcher.flush(dropRemainder);
+  if (last.length > 0) yield last;
 }
 
 async function* readPass(source: TfrecordDatasetSource): Chunks<TfRecord> {
