@@ -19,15 +19,13 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constantFrom('take', 'skip'), count: fc.integer({ min: 0, max: 30 }) }),
   fc.record({ kind: fc.constant('repeat'), epochs: fc.integer({ min: 0, max: 3 }) }),
   fc.record({ kind: fc.constantFrom('map', 'mapAsync', 'filter') }),
-  fc
-    .integer({ min: 1, max: 4 })
-    .chain((count) =>
-      fc.record({
-        kind: fc.constant('shard'),
-        count: fc.constant(count),
-        index: fc.integer({ min: 0, max: count - 1 }),
-      }),
-    ),
+  fc.integer({ min: 1, max: 4 }).chain((count) =>
+    fc.record({
+      kind: fc.constant('shard'),
+      count: fc.constant(count),
+      index: fc.integer({ min: 0, max: count - 1 }),
+    }),
+  ),
   fc.record({ kind: fc.constant('prefetch'), elements: fc.integer({ min: 1, max: 8 }) }),
   fc.record({ kind: fc.constant('shuffle'), bufferSize: fc.integer({ min: 1, max: 12 }), seed: fc.nat() }),
   fc.record({

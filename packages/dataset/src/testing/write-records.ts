@@ -2,11 +2,12 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { example, float, int64 } from '@tfpipe/core';
+import { decodeExample, example, float, int64 } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
 import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
+import type { TfRecord } from '@tfpipe/sink-tfrecord';
 
-/** Example `id` of file `file`: `id` (int64) and `values` (`id % 4` floats), so tests can check every record. */
+/** Example `id`: `id` (int64) and `values` (`id % 4` floats), so tests can check every record. */
 export function exampleOf(id: number): Example {
   return example({
     id: int64(id),
@@ -41,7 +42,19 @@ export async function writeRecords(
   return path;
 }
 
-/** The `id`s of records, decoded with the fused parser's spec-free reading: the first int64 varint after the key. */
+/** The `id` of a record written by {@link writeRecords}. */
+export function idOf(record: TfRecord): number {
+  return Number((decodeExample(record.data).features.id!.value as readonly bigint[])[0]);
+}
+
+/** The `id`s of a pass over `dataset`. */
+export async function ids(dataset: AsyncIterable<TfRecord>): Promise<number[]> {
+  const out: number[] = [];
+  for await (const record of dataset) out.push(idOf(record));
+  return out;
+}
+
+/** The integers `start … end - 1`. */
 export function range(start: number, end: number): number[] {
   return Array.from({ length: end - start }, (_, at) => start + at);
 }

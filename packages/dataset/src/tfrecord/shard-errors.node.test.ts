@@ -1,20 +1,11 @@
 // Sharding over real files with and without `.idx` index files, and corrupt inputs under
 // onError 'fail' and 'skip' with their exact positions (also inside a shard's byte range).
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { decodeExample, TfpipeError } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
 import type { TfRecord } from '@tfpipe/sink-tfrecord';
 import { describe, expect, it } from 'vitest';
 import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
-import { range, temporaryFolder, writeRecords } from '../testing/write-records.js';
-
-const idOf = (record: TfRecord): number =>
-  Number((decodeExample(record.data).features.id!.value as readonly bigint[])[0]);
-
-async function ids(dataset: AsyncIterable<TfRecord>): Promise<number[]> {
-  const out: number[] = [];
-  for await (const record of dataset) out.push(idOf(record));
-  return out;
-}
+import { idOf, ids, range, temporaryFolder, writeRecords } from '../testing/write-records.js';
 
 async function threeFiles(index: boolean): Promise<string[]> {
   const folder = await temporaryFolder();

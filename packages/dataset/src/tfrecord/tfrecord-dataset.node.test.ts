@@ -3,21 +3,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { decodeExample } from '@tfpipe/core';
 import type { TfRecord } from '@tfpipe/sink-tfrecord';
 import { describe, expect, it } from 'vitest';
 import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
 import { fixedLen, varLen } from '../spec/feature-spec.js';
-import { range, temporaryFolder, writeRecords } from '../testing/write-records.js';
-
-const idOf = (record: TfRecord): number =>
-  Number((decodeExample(record.data).features.id!.value as readonly bigint[])[0]);
-
-async function ids(dataset: AsyncIterable<TfRecord>): Promise<number[]> {
-  const out: number[] = [];
-  for await (const record of dataset) out.push(idOf(record));
-  return out;
-}
+import { idOf, ids, range, temporaryFolder, writeRecords } from '../testing/write-records.js';
 
 describe('tfrecordDataset', () => {
   it('reads files in order, globs sorted, with positions on every record', async () => {
