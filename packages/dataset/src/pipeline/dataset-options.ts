@@ -1,3 +1,5 @@
+import { checkCount, invalidOption } from './chunks.js';
+
 /** Options of `Dataset.shuffle`. */
 export interface ShuffleOptions {
   /** The seed: the same seed gives the same orders. @default a random seed */
@@ -41,4 +43,14 @@ export interface ParseOptions {
   readonly batchSize?: number;
   /** Drop a last batch shorter than `batchSize`. @default false */
   readonly dropRemainder?: boolean;
+}
+
+/** Checks a shard's `index` and `count`. */
+export function checkShard(options: ShardOptions): { index: number; count: number } {
+  const count = checkCount('shard', 'count', options?.count, 1);
+  const index = checkCount('shard', 'index', options.index, 0);
+  if (index >= count) throw invalidOption('shard', `index must be below count (${count}), got ${index}`);
+  if (options.by !== undefined && options.by !== 'file' && options.by !== 'record')
+    throw invalidOption('shard', `by must be 'file' or 'record', got ${JSON.stringify(options.by)}`);
+  return { index, count };
 }

@@ -17,6 +17,7 @@ import { randomSeed, SeededRandom } from './ops/seeded-random.js';
 import { shuffleChunks } from './ops/shuffle-chunks.js';
 import { shardChunks, skipChunks, takeChunks } from './ops/take-chunks.js';
 import { streamOf } from './stream-of.js';
+import { checkShard } from './dataset-options.js';
 import type { InterleaveOptions, ParseOptions, ShardOptions, ShuffleOptions } from './dataset-options.js';
 
 /**
@@ -184,14 +185,4 @@ export class Dataset<T> extends ReadableStream<T> {
 async function* chunksOf<U>(elements: AsyncIterable<U> | Dataset<U>): Chunks<U> {
   if (elements instanceof Dataset) yield* elements.chunks();
   else for await (const element of elements) yield [element];
-}
-
-/** Checks a shard's `index` and `count`. */
-export function checkShard(options: ShardOptions): { index: number; count: number } {
-  const count = checkCount('shard', 'count', options?.count, 1);
-  const index = checkCount('shard', 'index', options.index, 0);
-  if (index >= count) throw invalidOption('shard', `index must be below count (${count}), got ${index}`);
-  if (options.by !== undefined && options.by !== 'file' && options.by !== 'record')
-    throw invalidOption('shard', `by must be 'file' or 'record', got ${JSON.stringify(options.by)}`);
-  return { index, count };
 }

@@ -8,7 +8,8 @@ import { crc32c, DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from '@tfpip
 import type { TfRecord, TfrecordCompression } from '@tfpipe/sink-tfrecord/web';
 import { arrayChunks, checkCount, invalidOption } from '../pipeline/chunks.js';
 import type { Chunks } from '../pipeline/chunks.js';
-import { checkShard, Dataset } from '../pipeline/dataset.js';
+import { Dataset } from '../pipeline/dataset.js';
+import { checkShard } from '../pipeline/dataset-options.js';
 import type { ParseOptions, ShardOptions } from '../pipeline/dataset-options.js';
 import { interleaveChunks } from '../pipeline/ops/interleave-chunks.js';
 import { shardChunks } from '../pipeline/ops/take-chunks.js';
