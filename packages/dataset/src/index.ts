@@ -44,3 +44,26 @@ export type {
   SequenceParseSpec,
   ParsedSequenceBatch,
 } from './parse/sequence/parse-sequence-example.js';
+
+// The dataset pipeline
+export { Dataset } from './pipeline/dataset.js';
+export type { Chunks, OpenChunks } from './pipeline/chunks.js';
+export type { MapFunction } from './pipeline/ops/map-chunks.js';
+export type {
+  Paddable,
+  PaddableArray,
+  PaddedBatch,
+  PaddedBatchOptions,
+  PaddedTensorOf,
+} from './pipeline/ops/pad-batch.js';
+export type {
+  InterleaveOptions,
+  ParseOptions,
+  ShardOptions,
+  ShuffleOptions,
+} from './pipeline/dataset-options.js';
+export { fromArray } from './pipeline/from-array.js';
+export { tfrecordDataset, TfrecordDataset } from './tfrecord/tfrecord-dataset.js';
+export type { TfrecordDatasetOptions, TfrecordDatasetSource } from './tfrecord/tfrecord-dataset.js';
+export type { TfrecordFile, RecordIndex, RecordRange, WebTfrecordInput } from './tfrecord/tfrecord-file.js';
+export type { TfRecord } from '@tfpipe/sink-tfrecord/web';

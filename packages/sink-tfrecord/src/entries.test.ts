@@ -56,18 +56,26 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
   test('@tfpipe/sink-tfrecord/web', async () => {
     expect(await exportSurface(packageDirectory, './web', web)).toMatchInlineSnapshot(`
       [
+        "DEFAULT_MAX_RECORD_BYTES: number",
         "DecompressTfrecordOptions: type",
         "FrameRecordsOptions: type",
+        "HEADER_BYTES: number",
         "LostRegion: type",
+        "MAX_RECORD_BYTES_LIMIT: number",
         "ReadTfrecordStreamOptions: type",
         "TfRecord: type",
         "TfrecordCompression: type",
+        "TfrecordReader: function",
+        "TfrecordReaderSettings: type",
         "UnframeRecordsOptions: type",
+        "crc32c: function",
         "decompressTfrecord: function",
         "detectCompression: function",
+        "frameRecord: function",
         "frameRecords: function",
         "readTfrecordStream: function",
         "unframeRecords: function",
+        "writeRecordHeader: function",
       ]
     `);
   });
@@ -79,7 +87,10 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "compressionOfName: function",
         "crc32c: function",
         "expandTfrecordPaths: function",
+        "fastCrc32c: function",
+        "fileBytes: function",
         "frameRecord: function",
+        "nodeDecompressor: function",
         "releaseTemporary: function",
         "removeStaleTemporaries: function",
         "temporaryPath: function",

@@ -12,3 +12,8 @@ export type { StaleTemporaries } from './shard-names.js';
 export { compressionOfName } from './sink-options.js';
 export { crc32c } from './crc32c.js';
 export { frameRecord } from './frame-record.js';
+
+// Node reading helpers for @tfpipe/dataset/node: whole-file reads, the native CRC, gunzip/inflate streams
+export { fastCrc32c } from './native-crc32c.js';
+export { fileBytes } from './file-bytes.js';
+export { nodeDecompressor } from './node-decompressor.js';

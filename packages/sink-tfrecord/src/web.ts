@@ -14,3 +14,12 @@ export type { DecompressTfrecordOptions } from './decompress-tfrecord.js';
 export { readTfrecordStream } from './read-tfrecord-stream.js';
 export type { ReadTfrecordStreamOptions } from './read-tfrecord-stream.js';
 export type { TfRecord, LostRegion, TfrecordCompression } from './tf-record.js';
+// The chunk-at-a-time reader under readTfrecordStream, for readers that batch (`@tfpipe/dataset`)
+export { TfrecordReader } from './tfrecord-reader.js';
+export type { TfrecordReaderSettings } from './tfrecord-reader.js';
+
+// Framing and CRC primitives and the reader's record limits, for readers in the browser
+// (`@tfpipe/dataset`, the viewer) and tests that build records by hand
+export { crc32c } from './crc32c.js';
+export { frameRecord, writeRecordHeader, HEADER_BYTES } from './frame-record.js';
+export { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from './record-unframer.js';

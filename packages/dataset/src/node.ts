@@ -1,0 +1,9 @@
+/**
+ * @module @tfpipe/dataset/node
+ * Everything of `@tfpipe/dataset`, with a `tfrecordDataset` that also reads file paths and globs (and
+ * `.idx` index files for record sharding), verifying CRCs natively. Node only.
+ */
+export * from './index.js';
+export { tfrecordDataset } from './node/tfrecord-dataset-node.js';
+export type { TfrecordInput } from './node/tfrecord-dataset-node.js';
+export { readRecordIndex } from './node/node-file.js';

@@ -1,0 +1,17 @@
+import type { Chunks, OpenChunks } from '../chunks.js';
+
+/**
+ * `epochs` passes over the source (`tf.data.Dataset.repeat`), each a new pass: a shuffle upstream
+ * reshuffles, files are read again. `Infinity` repeats forever, unless a pass is empty (as TensorFlow
+ * stops a repeat whose input is empty).
+ */
+export async function* repeatChunks<T>(open: OpenChunks<T>, epochs: number): Chunks<T> {
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    let empty = true;
+    for await (const chunk of open()) {
+      if (chunk.length > 0) empty = false;
+      yield chunk;
+    }
+    if (empty) return;
+  }
+}

@@ -1,0 +1,60 @@
+// Test helper (not exported): real TFRecord files written with sink-tfrecord's writer.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeExample, example, float, int64 } from '@tfpipe/core';
+import type { Example } from '@tfpipe/core';
+import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
+import type { TfRecord } from '@tfpipe/sink-tfrecord';
+
+/** Example `id`: `id` (int64) and `values` (`id % 4` floats), so tests can check every record. */
+export function exampleOf(id: number): Example {
+  return example({
+    id: int64(id),
+    values: float(...Array.from({ length: id % 4 }, (_, at) => id + at / 10)),
+  });
+}
+
+/** A fresh temporary folder. */
+export function temporaryFolder(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'tfpipe-dataset-'));
+}
+
+/**
+ * Writes Examples `ids` to `folder/name` (with a `.idx` when `index`, gzip when `compression`) and
+ * returns the path.
+ */
+export async function writeRecords(
+  folder: string,
+  name: string,
+  ids: readonly number[],
+  options: { readonly index?: boolean; readonly compression?: 'gzip' | 'zlib' } = {},
+): Promise<string> {
+  const path = join(folder, name);
+  const writer = await createTfrecordWriter({
+    path,
+    fsync: false,
+    ...(options.index === true ? { index: true } : {}),
+    ...(options.compression === undefined ? {} : { compression: options.compression }),
+  });
+  await writer.write(ids.map(exampleOf));
+  await writer.close();
+  return path;
+}
+
+/** The `id` of a record written by {@link writeRecords}. */
+export function idOf(record: TfRecord): number {
+  return Number((decodeExample(record.data).features.id!.value as readonly bigint[])[0]);
+}
+
+/** The `id`s of a pass over `dataset`. */
+export async function ids(dataset: AsyncIterable<TfRecord>): Promise<number[]> {
+  const out: number[] = [];
+  for await (const record of dataset) out.push(idOf(record));
+  return out;
+}
+
+/** The integers `start … end - 1`. */
+export function range(start: number, end: number): number[] {
+  return Array.from({ length: end - start }, (_, at) => start + at);
+}

@@ -1,0 +1,86 @@
+// The fused parse (payloads straight from the read buffer into the batch) against the record-by-record
+// parse of the same files: files larger than a 1 MiB read so records straddle reads, batches that
+// span files, shard ranges, and error positions.
+import { bytes, example, float, int64 } from '@tfpipe/core';
+import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
+import { fixedLen, varLen } from '../spec/feature-spec.js';
+import { plain } from '../parse/tensor-test-helpers.js';
+import { range, temporaryFolder } from '../testing/write-records.js';
+import type { Tensor } from '../tensor.js';
+
+const SPEC = { id: fixedLen([], 'int64'), blob: fixedLen([], 'string'), scores: varLen('float32') };
+
+async function writeBig(folder: string, name: string, ids: readonly number[], bad?: number): Promise<string> {
+  const path = join(folder, name);
+  const writer = await createTfrecordWriter({ path, fsync: false, index: true });
+  await writer.write(
+    ids.map((id) =>
+      example({
+        id: id === bad ? float(id) : int64(id),
+        blob: bytes('x'.repeat(300 + (id % 97))),
+        scores: float(...range(0, id % 3)),
+      }),
+    ),
+  );
+  await writer.close();
+  return path;
+}
+
+async function batchesOf(dataset: AsyncIterable<Record<string, Tensor>>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const batch of dataset)
+    out.push(
+      Object.fromEntries(
+        Object.entries(batch).map(([name, tensor]) => [name, { shape: tensor.shape, values: plain(tensor) }]),
+      ),
+    );
+  return out;
+}
+
+describe('the fused parse', () => {
+  it('gives the same batches as parsing record objects, across reads, files and shard ranges', async () => {
+    const folder = await temporaryFolder();
+    const files = [
+      await writeBig(folder, 'a.tfrecord', range(0, 4000)),
+      await writeBig(folder, 'b.tfrecord', range(4000, 4003)),
+      await writeBig(folder, 'c.tfrecord', range(5000, 8100)),
+    ];
+    for (const [batchSize, dropRemainder] of [
+      [1000, false],
+      [777, true],
+    ] as const) {
+      const fused = await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize, dropRemainder }));
+      const unfused = await batchesOf(
+        tfrecordDataset(files)
+          .map((record) => record)
+          .parse(SPEC, { batchSize, dropRemainder }),
+      );
+      expect(fused.length).toBe(dropRemainder ? Math.floor(7103 / batchSize) : Math.ceil(7103 / batchSize));
+      expect(fused).toEqual(unfused);
+    }
+    const shard = tfrecordDataset(files).shard({ index: 1, count: 3 });
+    expect(await batchesOf(shard.parse(SPEC, { batchSize: 500 }))).toEqual(
+      await batchesOf(shard.map((record) => record).parse(SPEC, { batchSize: 500 })),
+    );
+  });
+
+  it('a bad feature fails with the file, the record index and the byte offset of its record', async () => {
+    const folder = await temporaryFolder();
+    const path = await writeBig(folder, 'bad.tfrecord', range(0, 5000), 4321);
+    const expected = { code: 'FEATURE_TYPE', position: { file: path, recordIndex: 4321, field: 'id' } };
+    const fused = await batchesOf(tfrecordDataset(path).parse(SPEC, { batchSize: 64 })).catch(
+      (error: unknown) => error,
+    );
+    const unfused = await batchesOf(
+      tfrecordDataset(path)
+        .map((record) => record)
+        .parse(SPEC, { batchSize: 64 }),
+    ).catch((error: unknown) => error);
+    expect(fused).toMatchObject(expected);
+    expect((fused as Error).message).toBe((unfused as Error).message);
+    expect((fused as { position: { byteOffset: number } }).position.byteOffset).toBeGreaterThan(1024 * 1024);
+  });
+});

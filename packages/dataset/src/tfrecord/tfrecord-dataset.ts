@@ -1,0 +1,174 @@
+import { RecordErrorPolicy } from '@tfpipe/core/plugin';
+import type { RecordErrorOptions, SerializedRecord } from '@tfpipe/core';
+import { parseExample } from '../parse/parse-example.js';
+import { WireBatcher } from '../parse/wire-batcher.js';
+import type { ExampleParseSpec } from '../spec/feature-spec.js';
+import type { ParsedBatch } from '../tensor.js';
+import { crc32c, DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from '@tfpipe/sink-tfrecord/web';
+import type { TfRecord, TfrecordCompression } from '@tfpipe/sink-tfrecord/web';
+import { arrayChunks, checkCount, invalidOption } from '../pipeline/chunks.js';
+import type { Chunks } from '../pipeline/chunks.js';
+import { Dataset } from '../pipeline/dataset.js';
+import { checkShard } from '../pipeline/dataset-options.js';
+import type { ParseOptions, ShardOptions } from '../pipeline/dataset-options.js';
+import { interleaveChunks } from '../pipeline/ops/interleave-chunks.js';
+import { shardChunks } from '../pipeline/ops/take-chunks.js';
+import { planReads } from './plan-reads.js';
+import type { PlannedRead } from './plan-reads.js';
+import { RecordReading } from './record-reading.js';
+import type { ReadingSettings } from './record-reading.js';
+import { webFiles } from './tfrecord-file.js';
+import type { TfrecordFile, WebTfrecordInput } from './tfrecord-file.js';
+
+/** Options of `tfrecordDataset`. */
+export interface TfrecordDatasetOptions extends RecordErrorOptions {
+  /** The files' compression; `'auto'` detects gzip and zlib per file from its first bytes. @default 'auto' */
+  readonly compression?: TfrecordCompression | 'auto';
+  /**
+   * Files read at once, their records interleaved one by one in a fixed order (TensorFlow's
+   * `num_parallel_reads`: `interleave` with `cycle_length` = this, `block_length` 1). 1 reads the files
+   * one after another.
+   * @default 1
+   */
+  readonly numParallelReads?: number;
+  /** The largest record payload accepted, in bytes (`RECORD_TOO_LARGE` beyond). @default 268435456 (256 MiB) */
+  readonly maxRecordBytes?: number;
+}
+
+/** How a `TfrecordDataset` reads: its files (listed once), its reader and its shard. */
+export interface TfrecordDatasetSource {
+  readonly files: () => Promise<readonly TfrecordFile[]>;
+  readonly reading: RecordReading;
+  readonly numParallelReads: number;
+  readonly shard?: ShardOptions;
+}
+
+const STAGE = 'tfrecordDataset';
+const COMPRESSIONS = ['auto', 'none', 'gzip', 'zlib'];
+
+/** The records of TFRecord files as a {@link Dataset}; `shard` here can shard by file or by index file. */
+export class TfrecordDataset extends Dataset<TfRecord> {
+  readonly #source: TfrecordDatasetSource;
+
+  constructor(source: TfrecordDatasetSource) {
+    super(
+      () => readPass(source),
+      () => source.reading.report(0),
+    );
+    this.#source = source;
+  }
+
+  /**
+   * This worker's share of the records, exactly once per pass across all files: whole files
+   * (`by: 'file'`), one contiguous run of records per shard read from the files' `.idx` index files
+   * (`by: 'record'`, Node entry), or every `count`-th record when a file has no index. Shard before
+   * shuffling, as tf.data advises.
+   */
+  override shard(options: ShardOptions): Dataset<TfRecord> {
+    checkShard(options);
+    if (this.#source.shard !== undefined) throw invalidOption('shard', 'this dataset is already sharded');
+    return new TfrecordDataset({ ...this.#source, shard: options });
+  }
+
+  /**
+   * The fused parse: read straight into the batches (see `Dataset.parse`), with no record object per
+   * record when the files are read one after another (`numParallelReads` 1) and not sharded element-wise.
+   */
+  override parse<const Spec extends ExampleParseSpec>(
+    this: Dataset<SerializedRecord>,
+    spec: Spec,
+    options: ParseOptions = {},
+  ): Dataset<ParsedBatch<Spec>> {
+    const source = (this as unknown as TfrecordDataset).#source;
+    const parser = parseExample(spec);
+    const size = checkCount('parse', 'batchSize', options.batchSize ?? 1, 1);
+    const dropRemainder = options.dropRemainder ?? false;
+    return new Dataset(
+      () =>
+        parsePass(source, new WireBatcher(parser, size), dropRemainder, () =>
+          super.parse(spec, options).chunks(),
+        ),
+      () => source.reading.report(0),
+    );
+  }
+}
+
+async function* parsePass<Spec extends ExampleParseSpec>(
+  source: TfrecordDatasetSource,
+  batcher: WireBatcher<Spec>,
+  dropRemainder: boolean,
+  unfused: () => Chunks<ParsedBatch<Spec>>,
+): Chunks<ParsedBatch<Spec>> {
+  const files = await source.files();
+  const { reads, everyNth } = await planReads(files, source.shard);
+  if (source.numParallelReads > 1 || everyNth !== undefined) {
+    yield* unfused();
+    return;
+  }
+  for (const planned of reads) yield* source.reading.readInto(planned.file, planned.range, batcher);
+  const last = batcher.flush(dropRemainder);
+  if (last.length > 0) yield last;
+}
+
+async function* readPass(source: TfrecordDatasetSource): Chunks<TfRecord> {
+  const files = await source.files();
+  const { reads, everyNth } = await planReads(files, source.shard);
+  const read = (planned: PlannedRead): Chunks<TfRecord> => source.reading.read(planned.file, planned.range);
+  let records: Chunks<TfRecord>;
+  if (source.numParallelReads <= 1) records = sequentially(reads, read);
+  else records = interleaveChunks(arrayChunks(reads), read, source.numParallelReads, 1);
+  yield* everyNth === undefined ? records : shardChunks(records, everyNth.index, everyNth.count);
+}
+
+async function* sequentially<T>(
+  reads: readonly PlannedRead[],
+  read: (planned: PlannedRead) => Chunks<T>,
+): Chunks<T> {
+  for (const planned of reads) yield* read(planned);
+}
+
+/** Checks the options shared by both entries and builds the reading they describe. */
+export function datasetSource(
+  files: () => Promise<readonly TfrecordFile[]>,
+  options: TfrecordDatasetOptions,
+  reader: Pick<ReadingSettings, 'crc' | 'decompressor'>,
+): TfrecordDatasetSource {
+  if (typeof options !== 'object' || options === null)
+    throw invalidOption(STAGE, 'options must be an object');
+  const compression = options.compression ?? 'auto';
+  if (!COMPRESSIONS.includes(compression))
+    throw invalidOption(
+      STAGE,
+      `compression must be one of 'auto', 'none', 'gzip', 'zlib', got ${JSON.stringify(compression)}`,
+    );
+  const maxRecordBytes = checkCount(
+    STAGE,
+    'maxRecordBytes',
+    options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+    0,
+  );
+  if (maxRecordBytes > MAX_RECORD_BYTES_LIMIT)
+    throw invalidOption(
+      STAGE,
+      `maxRecordBytes must be at most ${MAX_RECORD_BYTES_LIMIT}, got ${maxRecordBytes}`,
+    );
+  const numParallelReads = checkCount(STAGE, 'numParallelReads', options.numParallelReads ?? 1, 1);
+  const policy = new RecordErrorPolicy(options);
+  const reading = new RecordReading({ stage: STAGE, compression, maxRecordBytes, ...reader }, policy);
+  let listed: Promise<readonly TfrecordFile[]> | undefined;
+  return { files: () => (listed ??= files()), reading, numParallelReads };
+}
+
+/**
+ * `tf.data.TFRecordDataset` for the web: the records of `Blob`s, `File`s, `URL`s (fetched) or byte
+ * streams, gzip and zlib detected, both CRCs of every record verified. File paths and globs are in
+ * `@tfpipe/dataset/node`.
+ * @throws TfpipeError `INVALID_OPTION` for a bad option or input
+ */
+export function tfrecordDataset(
+  inputs: WebTfrecordInput | readonly WebTfrecordInput[],
+  options: TfrecordDatasetOptions = {},
+): TfrecordDataset {
+  const files = webFiles(inputs);
+  return new TfrecordDataset(datasetSource(() => Promise.resolve(files), options, { crc: crc32c }));
+}
