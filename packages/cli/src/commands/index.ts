@@ -5,6 +5,7 @@ import { inspectCommand } from './inspect.js';
 import { runCommand } from './run.js';
 import { schemaCommand } from './schema.js';
 import { verifyCommand } from './verify.js';
+import { viewCommand } from './view.js';
 
 /** Every sub-command, in the order `tfpipe --help` lists them. */
 export const commands: readonly Command[] = [
@@ -14,4 +15,5 @@ export const commands: readonly Command[] = [
   countCommand,
   verifyCommand,
   schemaCommand,
+  viewCommand,
 ];
