@@ -10,8 +10,8 @@ export interface ByteSource {
   read(start: number, end: number): Promise<Uint8Array>;
 }
 
-/** How much of the file one read takes while streaming, in bytes. @default 1 MiB */
-export const STREAM_CHUNK_BYTES = 1024 * 1024;
+/** How much of the file one read takes while streaming, in bytes. @default 4 MiB */
+export const STREAM_CHUNK_BYTES = 4 * 1024 * 1024;
 
 /** The {@link ByteSource} of what the page handed over. */
 export function byteSource(source: FileSource): ByteSource {

@@ -3,6 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { writeRecordHeader } from '@tfpipe/sink-tfrecord/web';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../test-support/chromium.js';
@@ -51,6 +52,20 @@ async function finished(): Promise<string> {
   return page.textContent('#status').then((text) => text ?? '');
 }
 
+/** Waits until the record view shows record `recordIndex` (its index in the file). */
+async function showsRecord(recordIndex: number): Promise<void> {
+  await page.waitForFunction(
+    (heading) => document.querySelector('#record-view h2')?.textContent?.startsWith(heading),
+    `Record ${recordIndex} `,
+  );
+}
+
+/** Jumps to record `recordIndex` through the jump box. */
+async function jump(recordIndex: number): Promise<void> {
+  await page.fill('#jump', String(recordIndex));
+  await page.press('#jump', 'Enter');
+}
+
 async function recordText(): Promise<string> {
   return (await page.textContent('#record-view')) ?? '';
 }
@@ -89,15 +104,10 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     // Keyboard: next record, then a jump far down the virtualized table.
     await page.locator('#record-table').focus();
     await page.keyboard.press('j');
-    await page.waitForFunction(() =>
-      document.querySelector('#record-view h2')?.textContent?.startsWith('Record 1'),
-    );
+    await showsRecord(1);
     expect(await recordText()).toContain('9007199254740994');
-    await page.fill('#jump', '437');
-    await page.press('#jump', 'Enter');
-    await page.waitForFunction(() =>
-      document.querySelector('#record-view h2')?.textContent?.startsWith('Record 437'),
-    );
+    await jump(437);
+    await showsRecord(437);
     expect(await page.locator('.record-row').count()).toBeLessThan(60); // only the rows in view exist
     await page.waitForSelector('.record-row.selected[data-row="437"]');
     await page.screenshot({ path: new URL('table-light.png', SCREENSHOTS).pathname });
@@ -107,9 +117,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     await drop('table.tfrecord.gz', gzipped(tabularFile(40).bytes));
     expect(await finished()).toMatch(/^40 records \(gzip\), every CRC verified/);
     await page.keyboard.press('End');
-    await page.waitForFunction(() =>
-      document.querySelector('#record-view h2')?.textContent?.startsWith('Record 39'),
-    );
+    await showsRecord(39);
     await pick('table.tfrecord.zz', zlibbed(tabularFile(7).bytes));
     expect(await finished()).toMatch(/^7 records \(zlib\), every CRC verified/);
   });
@@ -124,18 +132,12 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     expect(problems).toContain(`record 3, byte ${file.offsets[3]}: RECORD_CRC`);
     expect(problems).toContain('data CRC mismatch');
     expect(problems).toContain(`lost bytes ${file.offsets[3]}–${file.offsets[4]}`);
-    await page.fill('#jump', '3');
-    await page.press('#jump', 'Enter');
-    await page.waitForFunction(() =>
-      document.querySelector('#record-view h2')?.textContent?.startsWith('Record 4'),
-    );
+    await jump(3);
+    await showsRecord(4);
     expect(await recordText()).toContain('"row 4"');
     // Jumping goes by the record's index in the file, not by table row (row 7 holds record 8).
-    await page.fill('#jump', '7');
-    await page.press('#jump', 'Enter');
-    await page.waitForFunction(() =>
-      document.querySelector('#record-view h2')?.textContent?.startsWith('Record 7'),
-    );
+    await jump(7);
+    await showsRecord(7);
     await page.screenshot({ path: new URL('corrupt.png', SCREENSHOTS).pathname });
   });
 
@@ -185,6 +187,18 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     expect(warnings).toEqual(['box 0 lies outside [0, 1]', 'box 0 has min > max']);
   });
 
+  it('refuses a hostile length field (1 TiB, its length CRC valid) without allocating it', async () => {
+    const header = new Uint8Array(12);
+    writeRecordHeader(header, 0, 2 ** 40);
+    const file = Buffer.concat([header, new Uint8Array(20), tabularFile(1).bytes]);
+    await pick('huge-length.tfrecord', file);
+    // A length whose CRC holds is a real frame: the reader gives up the rest, as tfpipe verify does.
+    expect(await finished()).toMatch(/^0 records, 1 problem \(/);
+    const problems = await page.textContent('#problem-list');
+    expect(problems).toContain('record 0, byte 0: RECORD_TOO_LARGE');
+    expect(problems).toContain(`lost bytes 0–${file.length}`);
+  });
+
   it('shows a payload that is not an Example as a message, not a frozen page', async () => {
     await pick(
       'junk.tfrecord',
@@ -193,9 +207,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     expect(await finished()).toMatch(/^2 records, every CRC verified/);
     expect(await recordText()).toContain('This payload is not an Example');
     await page.keyboard.press('j');
-    await page.waitForFunction(() =>
-      document.querySelector('#record-view h2')?.textContent?.startsWith('Record 1'),
-    );
+    await showsRecord(1);
     expect(await recordText()).toContain('Example');
   });
 });
