@@ -25,6 +25,8 @@ let browser: Browser;
 let server: Server;
 let url: string;
 let page: Page;
+/** What the page's Content-Security-Policy blocked (it must block nothing the page does). */
+let cspViolations: string[] = [];
 
 async function pick(name: string, bytes: Uint8Array): Promise<void> {
   await page.setInputFiles('#file-input', {
@@ -82,6 +84,10 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
   });
   beforeEach(async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    cspViolations = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
     page.on('pageerror', (error) => {
       throw error;
     });
@@ -111,6 +117,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     expect(await page.locator('.record-row').count()).toBeLessThan(60); // only the rows in view exist
     await page.waitForSelector('.record-row.selected[data-row="437"]');
     await page.screenshot({ path: new URL('table-light.png', SCREENSHOTS).pathname });
+    expect(cspViolations).toEqual([]);
   });
 
   it('opens a gzip file dropped on the page and a zlib file through the input', async () => {
@@ -156,8 +163,8 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
       detectionRecord(image, [[0.25, 0.25, 0.75, 0.75]], ['cat']),
       detectionRecord(image, [[0.5, 0.6, 1.2, 0.4]], ['dog']),
     ]);
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.click('#theme-toggle'); // light → dark on a light system theme
+    await page.click('#theme-toggle'); // the system's light theme → dark
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
     await pick('boxes.tfrecord', file.bytes);
     await finished();
     const canvas = page.locator('canvas.record-image');
@@ -180,6 +187,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     // The class text sits on a label of the box's colour above its top-left corner.
     expect(pixel(82, 58)[1]).toBeGreaterThan(200);
     await page.screenshot({ path: new URL('boxes-dark.png', SCREENSHOTS).pathname });
+    expect(cspViolations).toEqual([]);
     // The second record's box is out of range and upside down: warned about.
     await page.keyboard.press('ArrowDown');
     await page.waitForSelector('.box-warning');
@@ -197,6 +205,24 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     const problems = await page.textContent('#problem-list');
     expect(problems).toContain('record 0, byte 0: RECORD_TOO_LARGE');
     expect(problems).toContain(`lost bytes 0–${file.length}`);
+  });
+
+  it('refuses to connect anywhere but its own origin (nothing leaves the machine)', async () => {
+    // The test server under another name is another origin. CORS alone would also hide the answer, but
+    // only the policy refuses to send the request, and Chromium reports it as a violation.
+    const elsewhere = url.replace('127.0.0.1', 'localhost');
+    const outcome = await page.evaluate(
+      (target) =>
+        fetch(target).then(
+          () => 'sent',
+          () => 'refused',
+        ),
+      elsewhere,
+    );
+    expect(outcome).toBe('refused');
+    expect(cspViolations.join('\n')).toContain("connect-src 'self'");
+    expect(await page.evaluate(() => fetch('index.html').then((response) => response.status))).toBe(200);
+    expect(await page.textContent('.privacy')).toContain('nothing leaves the machine');
   });
 
   it('shows a payload that is not an Example as a message, not a frozen page', async () => {

@@ -59,7 +59,10 @@ beforeAll(async () => {
   url = new URL(/http:\S+/.exec(line)![0]);
 });
 afterAll(async () => {
-  child?.kill('SIGTERM');
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  // Interrupted, it closes the server (and the page's open connections) and exits 0.
+  expect(await exited).toBe(0);
   await rm(directory, { recursive: true, force: true });
 });
 
