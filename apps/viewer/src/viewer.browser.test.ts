@@ -3,6 +3,15 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  bytes,
+  encodeExample,
+  encodeSequenceExample,
+  example,
+  float,
+  int64,
+  sequenceExample,
+} from '@tfpipe/core';
 import { writeRecordHeader } from '@tfpipe/sink-tfrecord/web';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -93,6 +102,41 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     });
     await page.goto(url);
   });
+
+  const table = tabularFile(12);
+  const badLength = table.bytes.slice();
+  badLength[table.offsets[5]!]! ^= 0x01; // record 5's length, so its length CRC fails
+  const cases = [
+    {
+      name: 'plain.tfrecord',
+      bytes: table.bytes,
+      status: /^12 records, every CRC verified/,
+      problem: undefined,
+    },
+    {
+      name: 'plain.tfrecord.gz',
+      bytes: gzipped(table.bytes),
+      status: /^12 records \(gzip\), every CRC/,
+      problem: undefined,
+    },
+    {
+      name: 'length.tfrecord',
+      bytes: badLength,
+      status: /^\d+ records, 1 problem \(/,
+      problem: `record 5, byte ${table.offsets[5]}: RECORD_CRC`,
+    },
+  ];
+  for (const how of ['the file input', 'a drop'] as const) {
+    for (const file of cases) {
+      it(`opens ${file.name} through ${how}`, async () => {
+        await (how === 'a drop' ? drop : pick)(file.name, file.bytes);
+        expect(await finished()).toMatch(file.status);
+        await showsRecord(0);
+        if (file.problem === undefined) expect(await page.isHidden('#problems')).toBe(true);
+        else expect(await page.textContent('#problem-list')).toContain(file.problem);
+      });
+    }
+  }
 
   it('opens a plain file through the file input and shows every feature exactly', async () => {
     await pick('table.tfrecord', tabularFile(500).bytes);
@@ -225,6 +269,54 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     expect(await page.textContent('.privacy')).toContain('nothing leaves the machine');
   });
 
+  it('shows PNG, WebP, GIF and BMP images, and says which image bytes do not decode', async () => {
+    const grey = { create: { width: 8, height: 8, channels: 3 as const, background: '#808080' } };
+    const images = await Promise.all([
+      sharp(grey).png().toBuffer(),
+      sharp(grey).webp().toBuffer(),
+      sharp(grey).gif().toBuffer(),
+    ]);
+    const record = encodeExample(
+      example({
+        'image/encoded': bytes(...images, bmp2x2()),
+        thumbnail: bytes(Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 1, 2, 3)),
+      }),
+    );
+    await pick('formats.tfrecord', tfrecordFile([record]).bytes);
+    await finished();
+    await page.waitForSelector('figure:nth-of-type(5)');
+    const captions = await page.locator('figcaption').allTextContents();
+    expect(captions).toEqual([
+      'image/encoded · image/png',
+      'image/encoded[1] · image/webp',
+      'image/encoded[2] · image/gif',
+      'image/encoded[3] · image/bmp',
+      'thumbnail · image/jpeg',
+    ]);
+    expect(await page.locator('canvas.record-image').count()).toBe(4);
+    expect(await page.textContent('figure:nth-of-type(5) .warning')).toContain(
+      'image/jpeg bytes that do not decode',
+    );
+  });
+
+  it('shows a SequenceExample’s feature lists step by step', async () => {
+    const record = encodeSequenceExample(
+      sequenceExample(
+        { length: int64(2) },
+        { tokens: [int64(7, 8), int64(9)], scores: [float(0.25), float(0.5)] },
+      ),
+    );
+    await pick('sequence.tfrecord', tfrecordFile([record]).bytes);
+    await finished();
+    await showsRecord(0);
+    const text = await recordText();
+    expect(text).toContain('SequenceExample');
+    expect(text).toContain('Feature list tokens (steps)');
+    expect(await page.locator('table.feature-table').count()).toBe(3); // context, tokens, scores
+    const tokens = page.locator('table.feature-table', { hasText: 'Feature list tokens' });
+    expect(await tokens.locator('tbody tr').allInnerTexts()).toEqual(['0\tint64\t2\t7, 8', '1\tint64\t1\t9']);
+  });
+
   it('shows a payload that is not an Example as a message, not a frozen page', async () => {
     await pick(
       'junk.tfrecord',
@@ -237,3 +329,20 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     expect(await recordText()).toContain('Example');
   });
 });
+
+/** A 2×2 24-bit BMP (BITMAPINFOHEADER), which no image library here writes. */
+function bmp2x2(): Uint8Array {
+  const file = new Uint8Array(70);
+  const view = new DataView(file.buffer);
+  file.set([0x42, 0x4d]);
+  view.setUint32(2, file.length, true);
+  view.setUint32(10, 54, true);
+  view.setUint32(14, 40, true);
+  view.setInt32(18, 2, true);
+  view.setInt32(22, 2, true);
+  view.setUint16(26, 1, true);
+  view.setUint16(28, 24, true);
+  view.setUint32(34, 16, true);
+  file.fill(0x80, 54); // grey pixels; each row of 6 bytes padded to 8
+  return file;
+}
