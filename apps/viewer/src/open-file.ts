@@ -29,9 +29,18 @@ export class OpenFile {
   readonly problems: Problem[] = [];
   problemCount = 0;
   compression: TfrecordCompression = 'none';
-  readonly #cache = new PayloadCache();
+  readonly #cache: PayloadCache;
 
-  constructor(private readonly source: ByteSource) {}
+  /**
+   * @param source - the file as stored.
+   * @param payloadCacheBytes - payload bytes of a compressed file kept for browsing. @default 256 MiB
+   */
+  constructor(
+    private readonly source: ByteSource,
+    payloadCacheBytes = 256 * 1024 * 1024,
+  ) {
+    this.#cache = new PayloadCache(payloadCacheBytes);
+  }
 
   /** Reads the whole file once, posting progress; resolves when it is done (or given up on). */
   async scan(post: (message: WorkerResponse) => void): Promise<void> {

@@ -70,8 +70,8 @@ export class PayloadCache {
   #bytes = 0;
   #full = false;
 
-  /** @param budgetBytes - the most payload bytes kept. @default 256 MiB */
-  constructor(private readonly budgetBytes = 256 * 1024 * 1024) {}
+  /** @param budgetBytes - the most payload bytes kept. */
+  constructor(private readonly budgetBytes: number) {}
 
   /** Keeps the payload of the next row while the budget allows. */
   add(payload: Uint8Array): void {
