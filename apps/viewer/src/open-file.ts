@@ -1,6 +1,5 @@
 import { TfpipeError, reportOf } from '@tfpipe/core';
 import {
-  HEADER_BYTES,
   detectCompression,
   readTfrecordStream,
   type LostRegion,
@@ -10,13 +9,12 @@ import {
 import { sliceStream, type ByteSource } from './byte-source.js';
 import { decodePayload, payloadSummary } from './decode-payload.js';
 import { PayloadCache, RecordIndex } from './record-index.js';
+import { iterate, readPayloads } from './record-payloads.js';
 import { recordDetail } from './record-detail.js';
 import type { LostRange, RecordDetail, Problem, RecordRow, WorkerResponse } from './worker-protocol.js';
 
 /** How many problems the page is sent in full; the count is always exact. @default 1000 */
 export const MAX_LISTED_PROBLEMS = 1000;
-/** The longest range one table page reads from an uncompressed file, in bytes. @default 64 MiB */
-const MAX_PAGE_READ_BYTES = 64 * 1024 * 1024;
 /** How often the reading pass reports progress, in milliseconds. @default 100 */
 const PROGRESS_INTERVAL_MS = 100;
 
@@ -104,6 +102,11 @@ export class OpenFile {
     return recordDetail(this.#row(row), payload!);
   }
 
+  #payloads(start: number, end: number): Promise<Uint8Array[]> {
+    const { source, index, compression } = this;
+    return readPayloads({ source, index, compression, cache: this.#cache }, start, end);
+  }
+
   #row(row: number): Omit<RecordRow, 'summary'> {
     const { index } = this;
     return {
@@ -133,70 +136,5 @@ export class OpenFile {
       recordIndex: position.recordIndex,
       byteOffset: position.byteOffset,
     });
-  }
-
-  /** The payloads of rows `[start, end)`: sliced from an uncompressed file, else kept or decompressed again. */
-  async #payloads(start: number, end: number): Promise<Uint8Array[]> {
-    const { index } = this;
-    if (this.compression === 'none') {
-      const from = index.byteOffset(start);
-      const to = index.byteOffset(end - 1) + HEADER_BYTES + index.length(end - 1);
-      if (to - from <= MAX_PAGE_READ_BYTES) {
-        const bytes = await this.source.read(from, to);
-        return rowRange(start, end).map((row) => {
-          const offset = index.byteOffset(row) - from + HEADER_BYTES;
-          return bytes.subarray(offset, offset + index.length(row));
-        });
-      }
-      return Promise.all(
-        rowRange(start, end).map((row) => {
-          const offset = index.byteOffset(row) + HEADER_BYTES;
-          return this.source.read(offset, offset + index.length(row));
-        }),
-      );
-    }
-    const kept = rowRange(start, end).map((row) => this.#cache.get(row));
-    if (kept.every((payload) => payload !== undefined)) return kept;
-    return this.#decompressAgain(start, end);
-  }
-
-  /** Past the cache's budget a compressed record is found by decompressing from the start again. */
-  async #decompressAgain(start: number, end: number): Promise<Uint8Array[]> {
-    const wanted = new Map(rowRange(start, end).map((row) => [this.index.recordIndex(row), row - start]));
-    const last = this.index.recordIndex(end - 1);
-    const found: Uint8Array[] = [];
-    const stream = readTfrecordStream(
-      sliceStream(this.source, () => undefined),
-      {
-        file: this.source.name,
-        compression: this.compression,
-        onError: 'skip',
-      },
-    );
-    for await (const record of iterate(stream)) {
-      const slot = wanted.get(record.recordIndex);
-      if (slot !== undefined) found[slot] = record.data;
-      if (record.recordIndex >= last) break;
-    }
-    return rowRange(start, end).map((row) => found[row - start] ?? new Uint8Array(0));
-  }
-}
-
-function rowRange(start: number, end: number): number[] {
-  return Array.from({ length: Math.max(0, end - start) }, (_, offset) => start + offset);
-}
-
-/** Iterates a stream, cancelling it when the loop stops early. */
-async function* iterate<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
   }
 }
