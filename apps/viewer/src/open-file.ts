@@ -1,6 +1,7 @@
 import { TfpipeError, reportOf } from '@tfpipe/core';
 import {
   detectCompression,
+  iterate,
   readTfrecordStream,
   type LostRegion,
   type TfRecord,
@@ -9,7 +10,7 @@ import {
 import { sliceStream, type ByteSource } from './byte-source.js';
 import { decodePayload, payloadSummary } from './decode-payload.js';
 import { PayloadCache, RecordIndex } from './record-index.js';
-import { iterate, readPayloads } from './record-payloads.js';
+import { readPayloads } from './record-payloads.js';
 import { recordDetail } from './record-detail.js';
 import type { LostRange, RecordDetail, Problem, RecordRow, WorkerResponse } from './worker-protocol.js';
 

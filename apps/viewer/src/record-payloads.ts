@@ -1,4 +1,9 @@
-import { HEADER_BYTES, readTfrecordStream, type TfrecordCompression } from '@tfpipe/sink-tfrecord/web';
+import {
+  HEADER_BYTES,
+  iterate,
+  readTfrecordStream,
+  type TfrecordCompression,
+} from '@tfpipe/sink-tfrecord/web';
 import { sliceStream, type ByteSource } from './byte-source.js';
 import type { PayloadCache, RecordIndex } from './record-index.js';
 
@@ -61,26 +66,4 @@ async function decompressAgain(from: PayloadSource, start: number, end: number):
 
 function rowRange(start: number, end: number): number[] {
   return Array.from({ length: Math.max(0, end - start) }, (_, offset) => start + offset);
-}
-
-/**
- * Iterates a stream, cancelling it when the loop stops early (async iteration of a ReadableStream is
- * missing from some browsers still; the sink's own `iterate` is not in its web entry).
- */
-export async function* iterate<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
 }

@@ -22,6 +22,7 @@ export { detectCompression } from './detect-compression.js';
 export { decompressTfrecord } from './decompress-tfrecord.js';
 export type { DecompressTfrecordOptions } from './decompress-tfrecord.js';
 export { readTfrecordStream } from './read-tfrecord-stream.js';
+export { iterate } from './iterate-stream.js';
 export type { ReadTfrecordStreamOptions } from './read-tfrecord-stream.js';
 export { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from './record-unframer.js';
 export type { TfRecord, LostRegion, TfrecordCompression } from './tf-record.js';
