@@ -1,9 +1,10 @@
 // The install test: what a stranger gets from npm. Packs every publishable package, installs the
 // tarballs with npm into a fresh project outside the workspace (third-party dependencies come from
 // the registry, ours only from the tarballs), loads every entry point, runs a CSV → TFRecord
-// pipeline and `npx tfpipe inspect` / `verify` on its output. Exits non-zero on any failure.
+// pipeline and `npx tfpipe inspect` / `verify` on its output, and serves it with `tfpipe view`.
+// Exits non-zero on any failure.
 // KEEP_INSTALL_TEST=1 keeps the temporary project for a look.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -129,6 +130,8 @@ console.log(JSON.stringify({ written: summary.recordsWritten, skipped: summary.s
   );
   run('npx', ['--no-install', 'tfpipe', 'verify', 'out/flowers.tfrecord']);
   step('npx tfpipe inspect and verify read it back');
+  await checkView();
+  step('tfpipe view serves the page it ships and the named file');
   console.log(inspect.trim().replace(/^/gm, '  '));
 } catch (error) {
   const output = [error.stdout, error.stderr].filter(Boolean).join('\n');
@@ -137,4 +140,31 @@ console.log(JSON.stringify({ written: summary.recordsWritten, skipped: summary.s
 } finally {
   if (process.env.KEEP_INSTALL_TEST) console.log(`[pack-install] kept ${root}`);
   else rmSync(root, { recursive: true, force: true });
+}
+
+/** `tfpipe view` from the installed package: its page (dist/viewer) and the named file are served. */
+async function checkView() {
+  const bin = path.join(project, 'node_modules', '@tfpipe', 'cli', 'dist', 'bin.js');
+  const child = spawn(process.execPath, [bin, 'view', 'out/flowers.tfrecord', '--no-open'], { cwd: project });
+  try {
+    const line = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(out);
+      });
+      child.once('exit', (code) => reject(new Error(`tfpipe view exited with ${code}`)));
+    });
+    const url = /http:\S+/.exec(line)?.[0];
+    check(url !== undefined, `tfpipe view printed no URL: ${line}`);
+    const page = await fetch(url);
+    check(page.ok && (await page.text()).includes('<title>tfpipe view</title>'), `the page: ${page.status}`);
+    const files = await (await fetch(`${url}files.json`)).json();
+    check(
+      files.length === 1 && files[0].name === 'out/flowers.tfrecord',
+      `files.json: ${JSON.stringify(files)}`,
+    );
+  } finally {
+    child.kill('SIGTERM');
+  }
 }

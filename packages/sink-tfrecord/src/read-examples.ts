@@ -8,6 +8,7 @@ import {
   type SequenceExample,
 } from '@tfpipe/core';
 import { expandTfrecordPaths } from './expand-tfrecord-paths.js';
+import { iterate } from './iterate-stream.js';
 import { readManifest } from './manifest.js';
 import { payloadDecoder, type RecordPlace } from './payload-check.js';
 import type { LostRegion } from './tf-record.js';
@@ -161,23 +162,4 @@ export async function verifyTfrecord(
     lost: details.lost,
     lostBytes: details.lostBytes,
   };
-}
-
-/** Async iteration over a ReadableStream that releases it when the loop stops early. */
-export async function* iterate<T>(stream: ReadableStream<T>): AsyncGenerator<T> {
-  const reader = stream.getReader();
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return;
-      }
-      yield value;
-    }
-  } finally {
-    if (!finished) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
 }

@@ -12,6 +12,7 @@ export { detectCompression } from './detect-compression.js';
 export { decompressTfrecord } from './decompress-tfrecord.js';
 export type { DecompressTfrecordOptions } from './decompress-tfrecord.js';
 export { readTfrecordStream } from './read-tfrecord-stream.js';
+export { iterate } from './iterate-stream.js';
 export type { ReadTfrecordStreamOptions } from './read-tfrecord-stream.js';
 export type { TfRecord, LostRegion, TfrecordCompression } from './tf-record.js';
 // The chunk-at-a-time reader under readTfrecordStream, for readers that batch (`@tfpipe/dataset`)

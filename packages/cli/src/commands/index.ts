@@ -5,6 +5,7 @@ import { inspectCommand } from './inspect-command.js';
 import { runCommand } from './run-command.js';
 import { schemaCommand } from './schema-command.js';
 import { verifyCommand } from './verify-command.js';
+import { viewCommand } from './view-command.js';
 
 /** Every sub-command, in the order `tfpipe --help` lists them: descriptions only, each loads its code when it runs. */
 export const commands: readonly Command[] = [
@@ -14,4 +15,5 @@ export const commands: readonly Command[] = [
   countCommand,
   verifyCommand,
   schemaCommand,
+  viewCommand,
 ];

@@ -1,0 +1,42 @@
+// The worker's reading pass in Node (the same web-standard code runs there): the index, the rows read
+// back by offset, and a compressed file's records past the payload budget found by decompressing again.
+import { describe, expect, it } from 'vitest';
+import { byteSource } from './byte-source.js';
+import { OpenFile } from './open-file.js';
+import { gzipped, tabularFile, tabularRecord } from './testing/tfrecord-files.js';
+import type { WorkerResponse } from './worker-protocol.js';
+
+async function scanned(bytes: Uint8Array, payloadCacheBytes?: number): Promise<[OpenFile, WorkerResponse[]]> {
+  const file = new File([bytes as Uint8Array<ArrayBuffer>], 'test.tfrecord');
+  const opened = new OpenFile(byteSource({ kind: 'file', file }), payloadCacheBytes);
+  const messages: WorkerResponse[] = [];
+  await opened.scan((message) => messages.push(message));
+  return [opened, messages];
+}
+
+describe('OpenFile', () => {
+  it('indexes every record of an uncompressed file and reads them back by offset', async () => {
+    const file = tabularFile(50);
+    const [opened, messages] = await scanned(file.bytes);
+    expect(messages.at(-1)).toMatchObject({ type: 'done', records: 50, problemCount: 0, lost: [] });
+    expect(messages[0]).toEqual({ type: 'compression', compression: 'none' });
+    const rows = await opened.rows(10, 3);
+    expect(rows.map((row) => [row.recordIndex, row.byteOffset, row.length])).toEqual(
+      [10, 11, 12].map((index) => [index, file.offsets[index], tabularRecord(index).length]),
+    );
+    expect(rows[0]!.summary).toContain('id=10');
+  });
+
+  it('finds a gzip file’s records past the payload budget by decompressing again', async () => {
+    const [opened, messages] = await scanned(gzipped(tabularFile(30).bytes), 3 * tabularRecord(0).length);
+    expect(messages[0]).toEqual({ type: 'compression', compression: 'gzip' });
+    expect(messages.at(-1)).toMatchObject({ type: 'done', records: 30 });
+    const kept = await opened.record(1);
+    const decompressedAgain = await opened.record(27);
+    expect(kept?.features.find((feature) => feature.key === 'id')?.values).toEqual(['1']);
+    expect(decompressedAgain?.features.find((feature) => feature.key === 'id')?.values).toEqual(['27']);
+    expect((await opened.rows(25, 5)).map((row) => row.summary.includes(`id=${row.row}`))).toEqual(
+      Array(5).fill(true),
+    );
+  });
+});

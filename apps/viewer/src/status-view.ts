@@ -1,0 +1,81 @@
+import { byId, element } from './dom.js';
+import type { LostRange, Problem } from './worker-protocol.js';
+import type { ScanEvent } from './worker-client.js';
+
+const count = new Intl.NumberFormat('en');
+
+/** Megabytes with one decimal, for the status line. */
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** Shows the reading pass: the progress bar, the status line and the problems with record and offset. */
+export class StatusView {
+  readonly #progress = byId<HTMLProgressElement>('progress');
+  readonly #status = byId('status');
+  readonly #problems = byId('problems');
+  readonly #problemList = byId('problem-list');
+  #compression = '';
+
+  /** Clears everything for a new file. */
+  reset(name: string): void {
+    this.#progress.value = 0;
+    this.#compression = '';
+    this.#status.textContent = `Reading ${name}…`;
+    this.#problems.hidden = true;
+    this.#problemList.replaceChildren();
+  }
+
+  /** Shows one event of the pass. */
+  show(event: ScanEvent): void {
+    if (event.type === 'compression') {
+      this.#compression = event.compression === 'none' ? '' : ` (${event.compression})`;
+    } else if (event.type === 'progress') {
+      this.#progress.value = event.totalBytes === 0 ? 1 : event.bytesRead / event.totalBytes;
+      this.#status.textContent = `Verifying${this.#compression}: ${megabytes(event.bytesRead)} of ${megabytes(event.totalBytes)}, ${count.format(event.records)} records`;
+      this.#showProblems(event.problems, event.problems.length, []);
+    } else if (event.type === 'done') {
+      this.#progress.value = 1;
+      const seconds = (event.elapsed / 1000).toFixed(2);
+      const problems =
+        event.problemCount === 0
+          ? 'every CRC verified'
+          : `${count.format(event.problemCount)} problem${event.problemCount === 1 ? '' : 's'}`;
+      this.#status.textContent = `${count.format(event.records)} records${this.#compression}, ${problems} (${seconds} s)`;
+      this.#status.dataset.done = 'true';
+      this.#showProblems(event.problems, event.problemCount, event.lost);
+    } else if (event.type === 'failed') {
+      this.#status.textContent = `Cannot read this file: ${event.message}`;
+      this.#status.dataset.done = 'true';
+    }
+  }
+
+  #showProblems(problems: readonly Problem[], total: number, lost: readonly LostRange[]): void {
+    if (total === 0) return;
+    this.#problems.hidden = false;
+    const items = problems.map((problem) => {
+      const where = [
+        problem.recordIndex === undefined ? undefined : `record ${problem.recordIndex}`,
+        problem.byteOffset === undefined ? undefined : `byte ${problem.byteOffset}`,
+      ].filter((part) => part !== undefined);
+      return element(
+        'li',
+        'problem',
+        element('strong', '', `${where.join(', ')}: `),
+        `${problem.code}: ${problem.message}`,
+      );
+    });
+    if (total > problems.length)
+      items.push(element('li', 'muted', `… ${count.format(total - problems.length)} more`));
+    for (const range of lost) {
+      items.push(
+        element(
+          'li',
+          'lost',
+          `lost bytes ${range.start}–${range.end} (${range.end - range.start} bytes): ${range.reason}`,
+        ),
+      );
+    }
+    this.#problemList.replaceChildren(...items);
+  }
+}

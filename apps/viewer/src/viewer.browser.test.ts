@@ -1,0 +1,348 @@
+// The page in a real Chromium (Debian's `chromium` through playwright-core): files opened through the
+// file input and through a drop, plain, gzip, zlib and corrupt; an image with its boxes checked by pixel.
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import {
+  bytes,
+  encodeExample,
+  encodeSequenceExample,
+  example,
+  float,
+  int64,
+  sequenceExample,
+} from '@tfpipe/core';
+import { writeRecordHeader } from '@tfpipe/sink-tfrecord/web';
+import sharp from 'sharp';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHROMIUM_ARGS, chromiumPath } from '../../../test-support/chromium.js';
+import { serveBundle } from './testing/serve-bundle.js';
+import {
+  detectionRecord,
+  greyJpeg,
+  gzipped,
+  tabularFile,
+  tfrecordFile,
+  zlibbed,
+} from './testing/tfrecord-files.js';
+
+const executablePath = chromiumPath();
+/** Where the tests leave their screenshots (git-ignored; CI keeps it as an artifact). */
+const SCREENSHOTS = new URL('../test-results/', import.meta.url);
+
+let browser: Browser;
+let server: Server;
+let url: string;
+let page: Page;
+/** What the page's Content-Security-Policy blocked (it must block nothing the page does). */
+let cspViolations: string[] = [];
+
+async function pick(name: string, bytes: Uint8Array): Promise<void> {
+  await page.setInputFiles('#file-input', {
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(bytes),
+  });
+}
+
+async function drop(name: string, bytes: Uint8Array): Promise<void> {
+  const transfer = await page.evaluateHandle(
+    ({ name, base64 }) => {
+      const data = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const dataTransfer = new DataTransfer();
+      dataTransfer.items.add(new File([data], name));
+      return dataTransfer;
+    },
+    { name, base64: Buffer.from(bytes).toString('base64') },
+  );
+  await page.dispatchEvent('body', 'drop', { dataTransfer: transfer });
+}
+
+async function finished(): Promise<string> {
+  await page.waitForSelector('#status[data-done="true"]');
+  return page.textContent('#status').then((text) => text ?? '');
+}
+
+/** Waits until the record view shows record `recordIndex` (its index in the file). */
+async function showsRecord(recordIndex: number): Promise<void> {
+  await page.waitForFunction(
+    (heading) => document.querySelector('#record-view h2')?.textContent?.startsWith(heading),
+    `Record ${recordIndex} `,
+  );
+}
+
+/** Jumps to record `recordIndex` through the jump box. */
+async function jump(recordIndex: number): Promise<void> {
+  await page.fill('#jump', String(recordIndex));
+  await page.press('#jump', 'Enter');
+}
+
+async function recordText(): Promise<string> {
+  return (await page.textContent('#record-view')) ?? '';
+}
+
+describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    ({ url, server } = await serveBundle());
+    browser = await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    cspViolations = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
+    page.on('pageerror', (error) => {
+      throw error;
+    });
+    await page.goto(url);
+  });
+
+  const table = tabularFile(12);
+  const badLength = table.bytes.slice();
+  badLength[table.offsets[5]!]! ^= 0x01; // record 5's length, so its length CRC fails
+  const cases = [
+    {
+      name: 'plain.tfrecord',
+      bytes: table.bytes,
+      status: /^12 records, every CRC verified/,
+      problem: undefined,
+    },
+    {
+      name: 'plain.tfrecord.gz',
+      bytes: gzipped(table.bytes),
+      status: /^12 records \(gzip\), every CRC/,
+      problem: undefined,
+    },
+    {
+      name: 'length.tfrecord',
+      bytes: badLength,
+      status: /^\d+ records, 1 problem \(/,
+      problem: `record 5, byte ${table.offsets[5]}: RECORD_CRC`,
+    },
+  ];
+  for (const how of ['the file input', 'a drop'] as const) {
+    for (const file of cases) {
+      it(`opens ${file.name} through ${how}`, async () => {
+        await (how === 'a drop' ? drop : pick)(file.name, file.bytes);
+        expect(await finished()).toMatch(file.status);
+        await showsRecord(0);
+        if (file.problem === undefined) expect(await page.isHidden('#problems')).toBe(true);
+        else expect(await page.textContent('#problem-list')).toContain(file.problem);
+      });
+    }
+  }
+
+  it('opens a plain file through the file input and shows every feature exactly', async () => {
+    await pick('table.tfrecord', tabularFile(500).bytes);
+    expect(await finished()).toMatch(/^500 records, every CRC verified/);
+    await page.waitForFunction(() =>
+      document.querySelector('.record-row[data-row="0"] .cell-3')?.textContent?.includes('id=0'),
+    );
+    const text = await recordText();
+    expect(text).toContain('Record 0');
+    expect(text).toContain('9007199254740993'); // an int64 past 2^53, not rounded
+    expect(text).toContain('0.1, 0.5'); // float32 0.1 as protobuf prints it
+    expect(text).toContain('"row 0"');
+    expect(text).toContain('0x000102ff'); // bytes that are not text, as hex
+    expect(text).toContain('(20 values)'); // a long list folded
+    // Keyboard: next record, then a jump far down the virtualized table.
+    await page.locator('#record-table').focus();
+    await page.keyboard.press('j');
+    await showsRecord(1);
+    expect(await recordText()).toContain('9007199254740994');
+    await jump(437);
+    await showsRecord(437);
+    expect(await page.locator('.record-row').count()).toBeLessThan(60); // only the rows in view exist
+    await page.waitForSelector('.record-row.selected[data-row="437"]');
+    await page.screenshot({ path: new URL('table-light.png', SCREENSHOTS).pathname });
+    expect(cspViolations).toEqual([]);
+  });
+
+  it('opens a gzip file dropped on the page and a zlib file through the input', async () => {
+    await drop('table.tfrecord.gz', gzipped(tabularFile(40).bytes));
+    expect(await finished()).toMatch(/^40 records \(gzip\), every CRC verified/);
+    await page.keyboard.press('End');
+    await showsRecord(39);
+    await pick('table.tfrecord.zz', zlibbed(tabularFile(7).bytes));
+    expect(await finished()).toMatch(/^7 records \(zlib\), every CRC verified/);
+  });
+
+  it('lists a corrupt record with its number and byte offset and keeps the good ones browsable', async () => {
+    const file = tabularFile(10);
+    const damaged = file.bytes.slice();
+    damaged[file.offsets[3]! + 20]! ^= 0xff; // a byte of record 3's data
+    await drop('damaged.tfrecord', damaged);
+    expect(await finished()).toMatch(/^9 records, 1 problem \(/);
+    const problems = await page.textContent('#problem-list');
+    expect(problems).toContain(`record 3, byte ${file.offsets[3]}: RECORD_CRC`);
+    expect(problems).toContain('data CRC mismatch');
+    expect(problems).toContain(`lost bytes ${file.offsets[3]}–${file.offsets[4]}`);
+    await jump(3);
+    await showsRecord(4);
+    expect(await recordText()).toContain('"row 4"');
+    // Jumping goes by the record's index in the file, not by table row (row 7 holds record 8).
+    await jump(7);
+    await showsRecord(7);
+    await page.screenshot({ path: new URL('corrupt.png', SCREENSHOTS).pathname });
+  });
+
+  it('shows a truncated gzip file as a problem with the records before it', async () => {
+    const whole = gzipped(tabularFile(200).bytes);
+    await pick('cut.tfrecord.gz', whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const status = await finished();
+    expect(status).toMatch(/ \(gzip\), [1-9]\d* problems?/);
+    expect(Number(/^(\d+) records/.exec(status)![1])).toBeGreaterThan(0);
+    expect(await page.textContent('#problem-list')).toMatch(/byte \d+: (DECOMPRESS|RECORD_TRUNCATED)/);
+  });
+
+  it('draws the TF Object Detection boxes with their class text on the image', async () => {
+    const image = await greyJpeg();
+    const file = tfrecordFile([
+      detectionRecord(image, [[0.25, 0.25, 0.75, 0.75]], ['cat']),
+      detectionRecord(image, [[0.5, 0.6, 1.2, 0.4]], ['dog']),
+    ]);
+    await page.click('#theme-toggle'); // the system's light theme → dark
+    expect(await page.getAttribute('html', 'data-theme')).toBe('dark');
+    await pick('boxes.tfrecord', file.bytes);
+    await finished();
+    const canvas = page.locator('canvas.record-image');
+    await canvas.waitFor();
+    expect(await recordText()).toContain('image/encoded · image/jpeg');
+    const shot = await canvas.screenshot({ path: new URL('boxes.png', SCREENSHOTS).pathname });
+    const { data, info } = await sharp(shot).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const scale = info.width / 320;
+    const pixel = (x: number, y: number): number[] => {
+      const at = (Math.round(y * scale) * info.width + Math.round(x * scale)) * 3;
+      return [data[at]!, data[at + 1]!, data[at + 2]!];
+    };
+    // Box 1 of label 1 is drawn in BOX_COLORS[1], #00e5ff: its left edge at x = 80, its inside grey.
+    const edge = pixel(80, 150);
+    expect(edge[0]).toBeLessThan(40);
+    expect(edge[1]).toBeGreaterThan(200);
+    expect(edge[2]).toBeGreaterThan(220);
+    const inside = pixel(160, 150);
+    for (const channel of inside) expect(Math.abs(channel - 128)).toBeLessThan(12);
+    // The class text sits on a label of the box's colour above its top-left corner.
+    expect(pixel(82, 58)[1]).toBeGreaterThan(200);
+    await page.screenshot({ path: new URL('boxes-dark.png', SCREENSHOTS).pathname });
+    expect(cspViolations).toEqual([]);
+    // The second record's box is out of range and upside down: warned about.
+    await page.keyboard.press('ArrowDown');
+    await page.waitForSelector('.box-warning');
+    const warnings = await page.locator('.box-warning').allTextContents();
+    expect(warnings).toEqual(['box 0 lies outside [0, 1]', 'box 0 has min > max']);
+  });
+
+  it('refuses a hostile length field (1 TiB, its length CRC valid) without allocating it', async () => {
+    const header = new Uint8Array(12);
+    writeRecordHeader(header, 0, 2 ** 40);
+    const file = Buffer.concat([header, new Uint8Array(20), tabularFile(1).bytes]);
+    await pick('huge-length.tfrecord', file);
+    // A length whose CRC holds is a real frame: the reader gives up the rest, as tfpipe verify does.
+    expect(await finished()).toMatch(/^0 records, 1 problem \(/);
+    const problems = await page.textContent('#problem-list');
+    expect(problems).toContain('record 0, byte 0: RECORD_TOO_LARGE');
+    expect(problems).toContain(`lost bytes 0–${file.length}`);
+  });
+
+  it('refuses to connect anywhere but its own origin (nothing leaves the machine)', async () => {
+    // The test server under another name is another origin. CORS alone would also hide the answer, but
+    // only the policy refuses to send the request, and Chromium reports it as a violation.
+    const elsewhere = url.replace('127.0.0.1', 'localhost');
+    const outcome = await page.evaluate(
+      (target) =>
+        fetch(target).then(
+          () => 'sent',
+          () => 'refused',
+        ),
+      elsewhere,
+    );
+    expect(outcome).toBe('refused');
+    expect(cspViolations.join('\n')).toContain("connect-src 'self'");
+    expect(await page.evaluate(() => fetch('index.html').then((response) => response.status))).toBe(200);
+    expect(await page.textContent('.privacy')).toContain('nothing leaves the machine');
+  });
+
+  it('shows PNG, WebP, GIF and BMP images, and says which image bytes do not decode', async () => {
+    const grey = { create: { width: 8, height: 8, channels: 3 as const, background: '#808080' } };
+    const images = await Promise.all([
+      sharp(grey).png().toBuffer(),
+      sharp(grey).webp().toBuffer(),
+      sharp(grey).gif().toBuffer(),
+    ]);
+    const record = encodeExample(
+      example({
+        'image/encoded': bytes(...images, bmp2x2()),
+        thumbnail: bytes(Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 1, 2, 3)),
+      }),
+    );
+    await pick('formats.tfrecord', tfrecordFile([record]).bytes);
+    await finished();
+    await page.waitForSelector('figure:nth-of-type(5)');
+    const captions = await page.locator('figcaption').allTextContents();
+    expect(captions).toEqual([
+      'image/encoded · image/png',
+      'image/encoded[1] · image/webp',
+      'image/encoded[2] · image/gif',
+      'image/encoded[3] · image/bmp',
+      'thumbnail · image/jpeg',
+    ]);
+    expect(await page.locator('canvas.record-image').count()).toBe(4);
+    expect(await page.textContent('figure:nth-of-type(5) .warning')).toContain(
+      'image/jpeg bytes that do not decode',
+    );
+  });
+
+  it('shows a SequenceExample’s feature lists step by step', async () => {
+    const record = encodeSequenceExample(
+      sequenceExample(
+        { length: int64(2) },
+        { tokens: [int64(7, 8), int64(9)], scores: [float(0.25), float(0.5)] },
+      ),
+    );
+    await pick('sequence.tfrecord', tfrecordFile([record]).bytes);
+    await finished();
+    await showsRecord(0);
+    const text = await recordText();
+    expect(text).toContain('SequenceExample');
+    expect(text).toContain('Feature list tokens (steps)');
+    expect(await page.locator('table.feature-table').count()).toBe(3); // context, tokens, scores
+    const tokens = page.locator('table.feature-table', { hasText: 'Feature list tokens' });
+    expect(await tokens.locator('tbody tr').allInnerTexts()).toEqual(['0\tint64\t2\t7, 8', '1\tint64\t1\t9']);
+  });
+
+  it('shows a payload that is not an Example as a message, not a frozen page', async () => {
+    await pick(
+      'junk.tfrecord',
+      tfrecordFile([new Uint8Array([0xff, 0xff, 0xff]), new Uint8Array([0x0a, 0x00])]).bytes,
+    );
+    expect(await finished()).toMatch(/^2 records, every CRC verified/);
+    expect(await recordText()).toContain('This payload is not an Example');
+    await page.keyboard.press('j');
+    await showsRecord(1);
+    expect(await recordText()).toContain('Example');
+  });
+});
+
+/** A 2×2 24-bit BMP (BITMAPINFOHEADER), which no image library here writes. */
+function bmp2x2(): Uint8Array {
+  const file = new Uint8Array(70);
+  const view = new DataView(file.buffer);
+  file.set([0x42, 0x4d]);
+  view.setUint32(2, file.length, true);
+  view.setUint32(10, 54, true);
+  view.setUint32(14, 40, true);
+  view.setInt32(18, 2, true);
+  view.setInt32(22, 2, true);
+  view.setUint16(26, 1, true);
+  view.setUint16(28, 24, true);
+  view.setUint32(34, 16, true);
+  file.fill(0x80, 54); // grey pixels; each row of 6 bytes padded to 8
+  return file;
+}

@@ -1,0 +1,72 @@
+import type {
+  FileSource,
+  RecordDetail,
+  RecordRow,
+  WorkerRequest,
+  WorkerResponse,
+} from './worker-protocol.js';
+
+type Reply = Extract<WorkerResponse, { id: number }>;
+/** What the reading pass tells the page while it runs. */
+export type ScanEvent = Exclude<WorkerResponse, Reply>;
+
+/**
+ * The page's side of the reader worker: one worker per open file (a new file ends the old worker, and
+ * with it any pass still running), requests answered by id.
+ */
+export class WorkerClient {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, (reply: Reply) => void>();
+  #nextId = 0;
+
+  constructor(source: FileSource, onEvent: (event: ScanEvent) => void) {
+    this.#worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { type: 'module' });
+    this.#worker.onmessage = (event: MessageEvent<WorkerResponse>): void => {
+      const message = event.data;
+      if ('id' in message) {
+        this.#pending.get(message.id)?.(message);
+        this.#pending.delete(message.id);
+      } else {
+        onEvent(message);
+      }
+    };
+    this.#worker.onerror = (event): void => onEvent({ type: 'failed', message: event.message });
+    this.#send({ type: 'open', source });
+  }
+
+  /** Table rows `[start, start + count)`. */
+  async rows(start: number, count: number): Promise<readonly RecordRow[]> {
+    const reply = await this.#ask((id) => ({ type: 'rows', id, start, count }));
+    return reply.type === 'rows' ? reply.rows : [];
+  }
+
+  /** The decoded record on table row `row`. */
+  async record(row: number): Promise<RecordDetail | undefined> {
+    const reply = await this.#ask((id) => ({ type: 'record', id, row }));
+    return reply.type === 'record' ? reply.record : undefined;
+  }
+
+  /** The table row of the record with index `recordIndex` in its file (or of the next readable one). */
+  async rowOf(recordIndex: number): Promise<number> {
+    const reply = await this.#ask((id) => ({ type: 'rowOf', id, recordIndex }));
+    return reply.type === 'rowOf' ? reply.row : -1;
+  }
+
+  /** Ends the worker. */
+  close(): void {
+    this.#worker.terminate();
+    this.#pending.clear();
+  }
+
+  #ask(request: (id: number) => WorkerRequest): Promise<Reply> {
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#pending.set(id, resolve);
+      this.#send(request(id));
+    });
+  }
+
+  #send(request: WorkerRequest): void {
+    this.#worker.postMessage(request);
+  }
+}

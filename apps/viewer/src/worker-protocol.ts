@@ -1,0 +1,115 @@
+import type { DetectionBoxes } from './detection-boxes.js';
+
+/** Where the worker reads a file from: a picked or dropped `File`, or a URL `tfpipe view` serves. */
+export type FileSource =
+  | { readonly kind: 'file'; readonly file: File }
+  | { readonly kind: 'url'; readonly url: string; readonly name: string; readonly size: number };
+
+/** A record that could not be read: what went wrong and where, as `tfpipe verify` reports it. */
+export interface Problem {
+  /** The TfpipeError code: `RECORD_CRC`, `RECORD_TRUNCATED`, `RECORD_TOO_LARGE`, `DECOMPRESS`, … */
+  readonly code: string;
+  /** The error message. */
+  readonly message: string;
+  /** 0-based index of the record in its file, when known. */
+  readonly recordIndex: number | undefined;
+  /** Offset of the damage in the (decompressed) file, in bytes, when known. */
+  readonly byteOffset: number | undefined;
+}
+
+/** A byte range the reader gave up on (`LostRegion` of `@tfpipe/sink-tfrecord/web`, cloneable). */
+export interface LostRange {
+  /** Offset of the first lost byte. */
+  readonly start: number;
+  /** Offset just past the last lost byte. */
+  readonly end: number;
+  /** Why the range was lost. */
+  readonly reason: string;
+}
+
+/** One row of the record table. */
+export interface RecordRow {
+  /** 0-based position among the readable records (the table's row number). */
+  readonly row: number;
+  /** 0-based index of the record in its file (a lost region counts as one record). */
+  readonly recordIndex: number;
+  /** Offset of the record's first framing byte in the (decompressed) file, in bytes. */
+  readonly byteOffset: number;
+  /** The payload's length, in bytes. */
+  readonly length: number;
+  /** A short text of the record's features, or why it does not decode. */
+  readonly summary: string;
+}
+
+/** One feature as the record view shows it: values already formatted by the worker. */
+export interface FeatureView {
+  readonly key: string;
+  /** `bytes`, `float`, `int64` or `none`. */
+  readonly kind: string;
+  /** How many values it has. */
+  readonly count: number;
+  /** The first values as text (exact int64, floats as protobuf prints them, bytes as text or hex). */
+  readonly values: readonly string[];
+}
+
+/** A `bytes` value holding an image the browser can decode. */
+export interface ImageBytes {
+  /** The feature it is a value of. */
+  readonly key: string;
+  /** Its position in the feature's list. */
+  readonly index: number;
+  /** Its MIME type, from its magic bytes. */
+  readonly type: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A decoded record for the record view, formatted in the worker so that the page needs no decoder. */
+export interface RecordDetail extends RecordRow {
+  /** What the payload decodes as; `undefined` when it is neither. */
+  readonly payloadType: 'Example' | 'SequenceExample' | undefined;
+  /** Why the payload does not decode, when it does not. */
+  readonly decodeError: string | undefined;
+  /** The features (the context of a SequenceExample). */
+  readonly features: readonly FeatureView[];
+  /** A SequenceExample's feature lists, one view per step. */
+  readonly featureLists: readonly { readonly key: string; readonly steps: readonly FeatureView[] }[];
+  /** The images among the bytes values. */
+  readonly images: readonly ImageBytes[];
+  /** The object boxes, drawn on the first image of `image/encoded` or `image` (else the first image). */
+  readonly boxes: DetectionBoxes;
+}
+
+/** Messages from the page to the worker. */
+export type WorkerRequest =
+  | { readonly type: 'open'; readonly source: FileSource }
+  | { readonly type: 'rows'; readonly id: number; readonly start: number; readonly count: number }
+  | { readonly type: 'record'; readonly id: number; readonly row: number }
+  | { readonly type: 'rowOf'; readonly id: number; readonly recordIndex: number };
+
+/** Messages from the worker to the page. */
+export type WorkerResponse =
+  | { readonly type: 'compression'; readonly compression: string }
+  | {
+      readonly type: 'progress';
+      /** Bytes of the file as stored read so far. */
+      readonly bytesRead: number;
+      /** The file's size as stored, in bytes. */
+      readonly totalBytes: number;
+      /** Readable records so far. */
+      readonly records: number;
+      /** Problems found so far (the first ones, bounded). */
+      readonly problems: readonly Problem[];
+    }
+  | {
+      readonly type: 'done';
+      readonly records: number;
+      readonly problems: readonly Problem[];
+      readonly problemCount: number;
+      readonly lost: readonly LostRange[];
+      /** Milliseconds from open to the end of the pass. */
+      readonly elapsed: number;
+    }
+  | { readonly type: 'failed'; readonly message: string }
+  | { readonly type: 'rows'; readonly id: number; readonly rows: readonly RecordRow[] }
+  | { readonly type: 'record'; readonly id: number; readonly record: RecordDetail | undefined }
+  | { readonly type: 'rowOf'; readonly id: number; readonly row: number };
