@@ -73,6 +73,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "detectCompression: function",
         "frameRecord: function",
         "frameRecords: function",
+        "iterate: function",
         "readTfrecordStream: function",
         "unframeRecords: function",
         "writeRecordHeader: function",
