@@ -2,7 +2,7 @@
 // and a pipeline naming a missing one fails with the package to install. Checked on the built
 // package, copied into a project of its own, as npm would install it.
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,8 +36,13 @@ beforeAll(async () => {
   await mkdir(installed, { recursive: true });
   await cp(join(PACKAGE, 'dist'), join(installed, 'dist'), { recursive: true });
   await cp(join(PACKAGE, 'package.json'), join(installed, 'package.json'));
-  // Its dependencies and two of its four plugins: no @tfpipe/source-parquet, no @tfpipe/source-images.
-  for (const name of ['zod', 'yaml', '@tfpipe/core', '@tfpipe/source-csv', '@tfpipe/sink-tfrecord'])
+  // Its dependencies (as its package.json names them) and two of its four plugins: no
+  // @tfpipe/source-parquet, no @tfpipe/source-images.
+  const manifest = JSON.parse(await readFile(join(PACKAGE, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  const dependencies = Object.keys(manifest.dependencies ?? {});
+  for (const name of [...dependencies, '@tfpipe/core', '@tfpipe/source-csv', '@tfpipe/sink-tfrecord'])
     await linkInstalled(name);
   await writeFile(join(project, 'people.csv'), peopleCsv(12));
 });
