@@ -47,7 +47,7 @@ export type {
 
 // The dataset pipeline
 export { Dataset } from './pipeline/dataset.js';
-export type { Chunks, OpenChunks } from './pipeline/chunks.js';
+export type { Chunks, OpenChunks, PassPosition } from './pipeline/chunks.js';
 export type { MapFunction } from './pipeline/ops/map-chunks.js';
 export type {
   Paddable,

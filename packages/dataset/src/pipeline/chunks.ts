@@ -6,8 +6,26 @@ import { TfpipeError } from '@tfpipe/core';
  */
 export type Chunks<T> = AsyncIterable<readonly T[]>;
 
-/** One pass over a dataset's chunks; each call starts a new pass (a new epoch). */
-export type OpenChunks<T> = () => Chunks<T>;
+/**
+ * Where a pass sits: which iteration of the dataset it belongs to (one object per `for await`,
+ * `chunks()` or stream read) and the epoch of every `repeat` around it, outermost first. A shuffle
+ * seeds each pass from its position, so the order of a seeded pipeline never depends on how far a
+ * `prefetch` read ahead or where a `take` stopped.
+ */
+export interface PassPosition {
+  /** The iteration this pass is part of (compared by identity). */
+  readonly iteration: object;
+  /** The epoch of each enclosing `repeat`, outermost first. */
+  readonly epochs: readonly number[];
+}
+
+/** The position of a new iteration's pass, before any `repeat`. */
+export function firstPass(): PassPosition {
+  return { iteration: {}, epochs: [] };
+}
+
+/** One pass over a dataset's chunks; each call starts a new pass (a new epoch) at `position`. */
+export type OpenChunks<T> = (position: PassPosition) => Chunks<T>;
 
 /** How many elements an operation gathers before it hands a chunk on. */
 export const CHUNK_ELEMENTS = 1024;

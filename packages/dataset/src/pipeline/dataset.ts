@@ -3,8 +3,7 @@ import type { SerializedRecord, StageReport } from '@tfpipe/core';
 import { parseExample } from '../parse/parse-example.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch } from '../tensor.js';
-import { checkCount, invalidOption } from './chunks.js';
-import type { Chunks, OpenChunks } from './chunks.js';
+import { checkCount, firstPass, invalidOption, type Chunks, type OpenChunks, type PassPosition } from './chunks.js';
 import { batchChunks } from './ops/batch-chunks.js';
 import { interleaveChunks } from './ops/interleave-chunks.js';
 import { filterChunks, mapChunks } from './ops/map-chunks.js';
@@ -13,7 +12,7 @@ import { padBatch } from './ops/pad-batch.js';
 import type { Paddable, PaddedBatch, PaddedBatchOptions } from './ops/pad-batch.js';
 import { prefetchChunks } from './ops/prefetch-chunks.js';
 import { repeatChunks } from './ops/repeat-chunks.js';
-import { randomSeed, SeededRandom } from './ops/seeded-random.js';
+import { passStream, randomSeed, SeededRandom } from './ops/seeded-random.js';
 import { shuffleChunks } from './ops/shuffle-chunks.js';
 import { shardChunks, skipChunks, takeChunks } from './ops/take-chunks.js';
 import { streamOf } from './stream-of.js';
@@ -44,13 +43,13 @@ export class Dataset<T> extends ReadableStream<T> {
 
   /** A new pass over the elements, one at a time (each call reads the inputs again). */
   override async *[Symbol.asyncIterator](): AsyncGenerator<T, undefined, undefined> {
-    for await (const chunk of this.#open()) yield* chunk;
+    for await (const chunk of this.#open(firstPass())) yield* chunk;
     return undefined;
   }
 
   /** A new pass over the elements in the chunks they travel in (what a fast consumer reads). */
   chunks(): Chunks<T> {
-    return this.#open();
+    return this.#open(firstPass());
   }
 
   /** What the inputs' reading has counted so far, over every pass: records, `onError: 'skip'` losses. */
@@ -59,9 +58,9 @@ export class Dataset<T> extends ReadableStream<T> {
   }
 
   /** A dataset of this one's chunks transformed by `transform`, keeping the report. */
-  protected derive<U>(transform: (source: Chunks<T>) => Chunks<U>): Dataset<U> {
+  protected derive<U>(transform: (source: Chunks<T>, position: PassPosition) => Chunks<U>): Dataset<U> {
     const open = this.#open;
-    return new Dataset(() => transform(open()), this.#report);
+    return new Dataset((position) => transform(open(position), position), this.#report);
   }
 
   /** The first `count` elements. */
@@ -80,7 +79,7 @@ export class Dataset<T> extends ReadableStream<T> {
   repeat(epochs = Infinity): Dataset<T> {
     const checked = checkCount('repeat', 'epochs', epochs, 0, true);
     const open = this.#open;
-    return new Dataset(() => repeatChunks(open, checked), this.#report);
+    return new Dataset((position) => repeatChunks(open, checked, position), this.#report);
   }
 
   /** `fn` of each element, in order, up to `parallel` calls in flight (for async work: decoding, fetching). */
@@ -151,10 +150,13 @@ export class Dataset<T> extends ReadableStream<T> {
     if (!Number.isSafeInteger(seed))
       throw invalidOption('shuffle', `seed must be a safe integer, got ${seed}`);
     const reshuffle = options.reshuffleEachEpoch ?? true;
-    let pass = 0;
-    return this.derive((source) =>
-      shuffleChunks(source, size, new SeededRandom(seed, reshuffle ? pass++ : 0)),
-    );
+    const iterations = new WeakMap<object, number>();
+    let started = 0;
+    return this.derive((source, position) => {
+      let iteration = iterations.get(position.iteration);
+      if (iteration === undefined) iterations.set(position.iteration, (iteration = started++));
+      return shuffleChunks(source, size, new SeededRandom(seed, reshuffle ? passStream(iteration, position) : 0));
+    });
   }
 
   /** Every `count`-th element from `index` (TensorFlow's element sharding). Shard before you shuffle. */

@@ -35,6 +35,17 @@ function mix(value: number): number {
   return (mixed ^ (mixed >>> 16)) >>> 0;
 }
 
+/**
+ * The stream of a shuffle's pass: the shuffle's own count of the iterations it has seen, then the
+ * epoch of each enclosing `repeat`. The first iteration's epochs `0, 1, 2…` under one `repeat` are
+ * streams `0, 1, 2…`; a pass's stream never depends on which other passes were started.
+ */
+export function passStream(iteration: number, position: { readonly epochs: readonly number[] }): number {
+  let stream = iteration >>> 0;
+  for (const epoch of position.epochs) stream = (Math.imul(stream, 0x9e37_79b1) + epoch) >>> 0;
+  return stream;
+}
+
 /** A random seed, for a shuffle given none. */
 export function randomSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0]!;
