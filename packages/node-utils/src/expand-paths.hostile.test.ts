@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rejectionOf } from '@tfpipe/core/testing';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expandPaths as expand } from './expand-paths.js';
 
 const expandPaths = (paths: string, stage: string): Promise<string[]> => expand(paths, { stage });
@@ -17,6 +17,9 @@ describe('expandPaths on hostile input', () => {
   let directory: string;
   beforeEach(async () => {
     directory = await mkdtemp(join(tmpdir(), 'tfpipe-expand-paths-'));
+  });
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
   });
 
   it('*a*a*a*a*a*a*a*a*a*a*a*a*b beside a 200-character name of a: no match, well inside a hang guard of 20 s (was a hang)', async () => {

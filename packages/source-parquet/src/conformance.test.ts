@@ -1,14 +1,16 @@
 // The core source conformance suite, run on parquetSource over files written here.
 import { mkdtempSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { testSource } from '@tfpipe/core/testing';
 import { parquetWriteFile } from 'hyparquet-writer';
+import { afterAll } from 'vitest';
 import { parquetSource } from './node/parquet-source.js';
 
 const directory = mkdtempSync(path.join(os.tmpdir(), 'tfpipe-parquet-conformance-'));
 const file = (name: string): string => path.join(directory, name);
+afterAll(() => rm(directory, { recursive: true, force: true }));
 
 parquetWriteFile({ filename: file('empty.parquet'), columnData: [{ name: 'id', data: [], type: 'INT64' }] });
 parquetWriteFile({

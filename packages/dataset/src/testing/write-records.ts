@@ -1,11 +1,12 @@
 // Test helper (not exported): real TFRecord files written with sink-tfrecord's writer.
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeExample, example, float, int64 } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
 import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
 import type { TfRecord } from '@tfpipe/sink-tfrecord';
+import { afterAll } from 'vitest';
 
 /** Example `id`: `id` (int64) and `values` (`id % 4` floats), so tests can check every record. */
 export function exampleOf(id: number): Example {
@@ -15,10 +16,18 @@ export function exampleOf(id: number): Example {
   });
 }
 
-/** A fresh temporary folder. */
-export function temporaryFolder(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'tfpipe-dataset-'));
+const created: string[] = [];
+
+/** A fresh temporary folder, removed after the test file's tests. */
+export async function temporaryFolder(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'tfpipe-dataset-'));
+  created.push(folder);
+  return folder;
 }
+
+afterAll(async () => {
+  for (const folder of created.splice(0)) await rm(folder, { recursive: true, force: true });
+});
 
 /**
  * Writes Examples `ids` to `folder/name` (with a `.idx` when `index`, gzip when `compression`) and
