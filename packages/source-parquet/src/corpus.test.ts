@@ -106,8 +106,7 @@ describe.each(files)('%s', (name) => {
       expect(position.file).toBe(file);
       compareRow(schema.features, row, theirs[position.row]!, `row ${position.row}`);
     }
-    // alltypes_tiny_pages(_plain) hold 7,300 rows in thousands of pages, each read and checked twice here: ~4 s alone,
-    // 20-40 s beside every other package's tests on CI's 2 cores.
+    // alltypes_tiny_pages(_plain) hold 7,300 rows in thousands of pages: slow on a loaded 2-core machine.
   }, 120_000);
 });
 
