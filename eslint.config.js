@@ -33,6 +33,39 @@ export default tseslint.config(
     },
   },
   {
+    // Core and the dataset's main entry run in browsers and edge runtimes: web-standard APIs only.
+    files: ['packages/core/src/**/*.ts', 'packages/dataset/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      '**/testing/**',
+      'packages/dataset/src/node/**',
+      'packages/dataset/src/node.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(node:|(fs|path|os|zlib|stream|worker_threads|child_process|crypto|util|url|buffer|events)(/|$))',
+              message: 'web-standard code: no Node.js modules (put Node-only code behind a node entry)',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['Buffer', 'process', 'require', '__dirname', '__filename', 'setImmediate', 'global'].map(
+          (name) => ({
+            name,
+            message: 'web-standard code: not a web global',
+          }),
+        ),
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/testing/**', 'bench/**', '**/__fixtures__/**'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
