@@ -54,3 +54,12 @@ export type { RouteRowsOptions } from './stages/route-rows.js';
 export { chainWritable } from './stages/chain-writable.js';
 export { externalShuffle } from './stages/external-shuffle.js';
 export type { ExternalShuffleOptions } from './stages/external-shuffle.js';
+
+// The scale-out queue (BullMQ on the user's Redis; optional peers bullmq and ioredis)
+export { enqueuePlan, queueStatus, resumePlan } from './queue/plan-queue.js';
+export type { EnqueuePlanOptions, EnqueueResult, QueueStatus, ResumeResult } from './queue/plan-queue.js';
+export { runQueueWorker } from './queue/queue-worker.js';
+export type { QueueWorkerOptions, QueueWorkerEvent } from './queue/queue-worker.js';
+export { checkRedis, DEFAULT_QUEUE } from './queue/redis-connection.js';
+export type { QueueConnectionOptions } from './queue/redis-connection.js';
+export type { QueuedPlan, PlanJobData } from './queue/plan-jobs.js';

@@ -62,6 +62,8 @@ export interface TfpipeErrorCodes {
   IO: true;
   ABORTED: true;
   SPLIT: true;
+  // the scale-out queue (tfpipe queue / worker)
+  QUEUE_UNREACHABLE: true;
   INTERNAL: true;
 }
 
@@ -110,6 +112,7 @@ export const TFPIPE_ERROR_CODES: readonly TfpipeErrorCode[] = Object.freeze([
   'IO',
   'ABORTED',
   'SPLIT',
+  'QUEUE_UNREACHABLE',
   'INTERNAL',
 ]);
 

@@ -2,9 +2,14 @@ import { TfpipeError } from '@tfpipe/core';
 import type * as SinkTfrecord from '@tfpipe/sink-tfrecord';
 import type * as SinkTfrecordInternal from '@tfpipe/sink-tfrecord/internal';
 
-/** The optional peer packages a pipeline loads only when it names them (or a stage needs them). */
+/** The optional peer packages a pipeline loads only when it names them (or a stage or the queue needs them). */
 export type PeerPackage =
-  '@tfpipe/source-csv' | '@tfpipe/source-images' | '@tfpipe/source-parquet' | '@tfpipe/sink-tfrecord';
+  | '@tfpipe/source-csv'
+  | '@tfpipe/source-images'
+  | '@tfpipe/source-parquet'
+  | '@tfpipe/sink-tfrecord'
+  | 'bullmq'
+  | 'ioredis';
 
 /** True when `error` says that `name` itself is not installed (not a package it imports). */
 export function isMissingPackage(error: unknown, name: string): boolean {
