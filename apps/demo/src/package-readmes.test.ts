@@ -8,6 +8,7 @@ import { exampleScripts, typescriptBlocks, type ExampleScripts } from './__fixtu
 
 const rootDirectory = path.resolve(import.meta.dirname, '../../..');
 const packagesDirectory = path.join(rootDirectory, 'packages');
+const docsDirectory = path.join(rootDirectory, 'docs');
 let scripts: ExampleScripts;
 
 interface Example {
@@ -50,6 +51,11 @@ beforeAll(async () => {
     const readme = await readFile(path.join(packagesDirectory, folder, 'README.md'), 'utf8').catch(() => '');
     examples.push(...completeExamples(folder, readme));
   }
+  // Reference moved from a README into docs/ keeps its examples checked the same way.
+  for (const file of (await readdir(docsDirectory)).filter((name) => name.endsWith('.md')).sort()) {
+    const markdown = await readFile(path.join(docsDirectory, file), 'utf8');
+    examples.push(...completeExamples(`docs-${file.replace(/\.md$/, '')}`, markdown));
+  }
   scripts = await exampleScripts('package-readmes');
 });
 afterAll(() => scripts.remove());
@@ -57,6 +63,10 @@ afterAll(() => scripts.remove());
 test('every package README has a complete TypeScript example', () => {
   const withExamples = new Set(examples.map((example) => example.name.replace(/-\d+$/, '')));
   expect(folders.filter((folder) => !withExamples.has(folder))).toEqual([]);
+});
+
+test("the docs' complete examples are checked too (the plugin authors' reference)", () => {
+  expect(examples.map((example) => example.name)).toContain('docs-plugins-0');
 });
 
 test('every complete example type-checks, strict, against the built packages', async () => {
