@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { seededRandom, TfpipeError } from '@tfpipe/core';
 import { loadPipeline } from '../config/load-pipeline.js';
@@ -45,6 +45,22 @@ function checkPlannable(config: PipelineConfig): void {
     if ('sample' in transform && transform.sample.count !== undefined) {
       throw refuse('a sample of a count needs all rows at once: use fraction', `${field}.sample.count`);
     }
+  }
+}
+
+const OUTPUT_NAME = /-\d{5,}-of-\d{5,}|\.manifest\.json$/;
+
+/** A plan writes into a directory without shards or manifests: old and new output never mix. */
+async function refuseExistingOutput(directory: string): Promise<void> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const taken = names.find((name) => !name.startsWith('.') && OUTPUT_NAME.test(name));
+  if (taken !== undefined) {
+    throw new TfpipeError('OUTPUT_EXISTS', 'the output directory holds shards or a manifest already', {
+      stage: STAGE,
+      fatal: true,
+      position: { file: `${directory}/${taken}` },
+      reason: 'plan into an empty directory (or remove the old output first)',
+    });
   }
 }
 
@@ -101,6 +117,7 @@ export async function planPipeline(
   }
   const directory = loaded.sink.outputDirectory(loaded.sinkOptions, loaded.context);
   if (directory === undefined) throw refuse('a plan needs sink.options.directory', 'sink.options.directory');
+  await refuseExistingOutput(directory);
   const shardCount =
     options.shards ?? (sinkOptions.shards as number | undefined) ?? options.defaultShards ?? 1;
   if (!Number.isSafeInteger(shardCount) || shardCount < 1) {

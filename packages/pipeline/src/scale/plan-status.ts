@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import type { ScalePlan } from './plan-types.js';
-import { readLeases, readMarker } from './shard-marker.js';
+import { processAlive, readLeases, readMarker } from './shard-marker.js';
 
 /** Where each index of a plan stands. */
 export interface PlanStatus {
@@ -12,15 +12,6 @@ export interface PlanStatus {
   readonly missing: readonly number[];
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === 'EPERM';
-  }
-}
-
 /** Reads every marker and lease of a plan: done, running or missing, per index. Writes nothing. */
 export async function planStatus(plan: ScalePlan): Promise<PlanStatus> {
   const host = hostname();
@@ -30,7 +21,9 @@ export async function planStatus(plan: ScalePlan): Promise<PlanStatus> {
   const missing: number[] = [];
   for (const { index } of plan.shards) {
     if ((await readMarker(plan, index)) !== undefined) done.push(index);
-    else if (leases.some((lease) => lease.index === index && (lease.host !== host || alive(lease.pid)))) {
+    else if (
+      leases.some((lease) => lease.index === index && (lease.host !== host || processAlive(lease.pid)))
+    ) {
       running.push(index);
     } else missing.push(index);
   }

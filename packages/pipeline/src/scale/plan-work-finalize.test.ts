@@ -33,10 +33,12 @@ async function readAll(files: readonly string[]): Promise<Example[]> {
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-plan-'));
   await writeFile(join(directory, 'rows.csv'), trickyCsv(400));
-  await writeFile(
-    join(directory, 'pipeline.yaml'),
-    'source:\n  plugin: csv\n  options: { path: rows.csv }\nsink:\n  plugin: tfrecord\n  options: { directory: out }\n',
-  );
+  for (const name of ['pipeline', 'other']) {
+    await writeFile(
+      join(directory, `${name}.yaml`),
+      `source:\n  plugin: csv\n  options: { path: rows.csv }\nsink:\n  plugin: tfrecord\n  options: { directory: ${name}-out }\n`,
+    );
+  }
 });
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
@@ -57,7 +59,7 @@ describe('plan, work, finalize', () => {
     expect(finalized.shards).toEqual(
       Array.from({ length: 8 }, (_, index) => `data-0000${index}-of-00008.tfrecord`),
     );
-    const out = join(directory, 'out');
+    const out = join(directory, 'pipeline-out');
     const names = (await readdir(out)).filter((name) => !name.startsWith('.'));
     expect(names.sort()).toEqual([...finalized.shards, 'data.manifest.json', 'reader_spec.py'].sort());
     expect((await readdir(out)).filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);
@@ -74,10 +76,13 @@ describe('plan, work, finalize', () => {
     expect(await planStatus(plan)).toEqual({ done: [0, 1, 2, 3, 4, 5, 6, 7], running: [], missing: [] });
     // Finalize again: the same files.
     expect(await finalizePlan(plan)).toEqual(finalized);
+    await expect(planPipeline('pipeline.yaml', { cwd: directory, shards: 8 })).rejects.toMatchObject({
+      code: 'OUTPUT_EXISTS',
+    });
   });
 
   it('refuses a hand-edited plan, another planVersion, a changed input and an index out of range', async () => {
-    const plan = await planPipeline('pipeline.yaml', { cwd: directory, shards: 2 });
+    const plan = await planPipeline('other.yaml', { cwd: directory, shards: 2 });
     const file = join(directory, 'plan.json');
     await writePlanFile(plan, file);
     expect((await readPlanFile(file)).checksum).toBe(plan.checksum);

@@ -81,13 +81,32 @@ export interface Lease {
 
 const LEASE = /^shard-(\d+)\.lease-/;
 
-/** Takes a lease on `index`; resolves to a function that drops it. */
+function leaseFile(plan: ScalePlan, lease: Lease): string {
+  return join(
+    markerDirectory(plan),
+    `shard-${String(lease.index).padStart(5, '0')}.lease-${lease.host}-${lease.pid}`,
+  );
+}
+
+/** True when process `pid` of this host is alive. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/** Takes a lease on `index` (dropping those of this host's dead workers); resolves to a function that drops it. */
 export async function takeLease(plan: ScalePlan, index: number): Promise<() => Promise<void>> {
   const lease: Lease = { index, pid: process.pid, host: hostname(), started: Date.now() };
-  const file = join(
-    markerDirectory(plan),
-    `shard-${String(index).padStart(5, '0')}.lease-${lease.host}-${lease.pid}`,
-  );
+  for (const stale of await readLeases(plan)) {
+    if (stale.index === index && stale.host === lease.host && !processAlive(stale.pid)) {
+      await rm(leaseFile(plan, stale), { force: true });
+    }
+  }
+  const file = leaseFile(plan, lease);
   await mkdir(markerDirectory(plan), { recursive: true });
   await writeFile(file, JSON.stringify(lease));
   return () => rm(file, { force: true });
