@@ -62,7 +62,7 @@ async function workAll(indexes: readonly number[], crashes: Readonly<Record<numb
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-scale-'));
   await writeFile(join(directory, 'rows.csv'), trickyCsv(ROWS));
-  for (const name of ['scaled', 'single']) {
+  for (const name of ['scaled', 'single', 'two']) {
     await writeFile(
       join(directory, `${name}.yaml`),
       `source:\n  plugin: csv\n  options: { path: rows.csv }\nsink:\n  plugin: tfrecord\n  options: { directory: ${name}, shards: ${SHARDS} }\n`,
@@ -74,7 +74,7 @@ afterAll(async () => {
 });
 
 describe('tfpipe plan / work / finalize with workers killed', () => {
-  it('loses and duplicates nothing when workers die at each crash point, and matches a single-process run', async () => {
+  it('loses and duplicates nothing when workers die at each crash point, and matches runs on 1 and 2 workers', async () => {
     expect((await tfpipe(['plan', 'scaled.yaml', '--out', 'plan.json'])).code).toBe(0);
     const crashes = { 2: 'mid-write', 5: 'before-rename', 7: 'before-marker' };
     const first = await workAll([0, 1, 2, 3, 4, 5, 6, 7], crashes);
@@ -101,6 +101,8 @@ describe('tfpipe plan / work / finalize with workers killed', () => {
 
     const single = await tfpipe(['run', 'single.yaml', '--workers', '1', '--quiet']);
     expect(single.code, single.stderr).toBe(0);
+    const two = await tfpipe(['run', 'two.yaml', '--workers', '2', '--quiet']);
+    expect(two.code, two.stderr).toBe(0);
     const shardNames = Array.from({ length: SHARDS }, (_, index) => `data-0000${index}-of-00008.tfrecord`);
     const all = await readdir(join(directory, 'scaled'));
     expect(all.filter((name) => !name.startsWith('.')).sort()).toEqual(
@@ -116,6 +118,7 @@ describe('tfpipe plan / work / finalize with workers killed', () => {
     for (const name of shardNames) {
       const scaled = await readFile(join(directory, 'scaled', name));
       expect(scaled.equals(await readFile(join(directory, 'single', name))), name).toBe(true);
+      expect(scaled.equals(await readFile(join(directory, 'two', name))), name).toBe(true);
     }
     const manifest = JSON.parse(await readFile(join(directory, 'scaled', 'data.manifest.json'), 'utf8'));
     expect(manifest.records).toBe(ROWS);
