@@ -62,7 +62,7 @@ async function workAll(indexes: readonly number[], crashes: Readonly<Record<numb
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-scale-'));
   await writeFile(join(directory, 'rows.csv'), trickyCsv(ROWS));
-  for (const name of ['scaled', 'single', 'two']) {
+  for (const name of ['scaled', 'single', 'two', 'twice']) {
     await writeFile(
       join(directory, `${name}.yaml`),
       `source:\n  plugin: csv\n  options: { path: rows.csv }\nsink:\n  plugin: tfrecord\n  options: { directory: ${name}, shards: ${SHARDS} }\n`,
@@ -140,5 +140,22 @@ describe('tfpipe plan / work / finalize with workers killed', () => {
     const old = await tfpipe(['work', 'old.json', '--index', '0']);
     expect(old.code).toBe(2);
     expect(old.stderr).toMatch(/planVersion 0.*\[PLAN_INVALID\]/);
+  }, 60_000);
+
+  it('lets two runs of one index at once both succeed with the same bytes', async () => {
+    expect((await tfpipe(['plan', 'twice.yaml', '--out', 'twice.json'])).code).toBe(0);
+    const runs = await Promise.all([
+      tfpipe(['work', 'twice.json', '--index', '0']),
+      tfpipe(['work', 'twice.json'], { CLOUD_RUN_TASK_INDEX: '0' }),
+    ]);
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const name = 'data-00000-of-00008.tfrecord';
+    const written = await readFile(join(directory, 'twice', name));
+    expect(written.equals(await readFile(join(directory, 'single', name)))).toBe(true);
+    expect((await readdir(join(directory, 'twice'))).filter((item) => item.includes('tfpipe-tmp'))).toEqual(
+      [],
+    );
+    const status = JSON.parse((await tfpipe(['status', 'twice.json', '--json'])).stdout);
+    expect(status.done).toEqual([0]);
   }, 60_000);
 });
