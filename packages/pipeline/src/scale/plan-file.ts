@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
 import { readError, writeError } from '@tfpipe/node-utils';
@@ -29,6 +29,7 @@ export async function writePlanFile(plan: ScalePlan, file: string): Promise<void
     await writeFile(temporary, `${JSON.stringify(plan, null, 2)}\n`, { flag: 'wx' });
     await rename(temporary, file);
   } catch (error) {
+    await rm(temporary, { force: true });
     throw writeError(error, file, STAGE, 'writing the plan');
   }
 }
