@@ -103,4 +103,24 @@ describe('plan, work, finalize', () => {
     expect(TfpipeError.is(error) && error.code).toBe('INPUT_CHANGED');
     expect((error as TfpipeError).position.file).toBe(join(directory, 'rows.csv'));
   });
+
+  it('refuses what a plan cannot keep: take, a count sample, a single-file sink', async () => {
+    const base = {
+      source: { plugin: 'csv', options: { path: join(directory, 'rows.csv') } },
+      sink: { plugin: 'tfrecord', options: { directory: join(directory, 'refused') } },
+    };
+    await expect(planPipeline({ ...base, transforms: [{ take: 5 }] })).rejects.toMatchObject({
+      code: 'PLAN_INVALID',
+      position: { field: 'transforms[0].take' },
+    });
+    await expect(
+      planPipeline({ ...base, transforms: [{ sample: { count: 5, seed: 1 } }] }),
+    ).rejects.toMatchObject({ code: 'PLAN_INVALID', position: { field: 'transforms[0].sample.count' } });
+    await expect(
+      planPipeline({
+        ...base,
+        sink: { plugin: 'tfrecord', options: { path: join(directory, 'one.tfrecord') } },
+      }),
+    ).rejects.toMatchObject({ code: 'PLAN_INVALID', position: { field: 'sink.options.path' } });
+  });
 });
