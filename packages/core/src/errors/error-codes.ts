@@ -62,6 +62,10 @@ export interface TfpipeErrorCodes {
   IO: true;
   ABORTED: true;
   SPLIT: true;
+  // scale-out plans (tfpipe plan / work / finalize)
+  PLAN_INVALID: true;
+  PLAN_INDEX: true;
+  SHARD_INCOMPLETE: true;
   INTERNAL: true;
 }
 
@@ -110,6 +114,9 @@ export const TFPIPE_ERROR_CODES: readonly TfpipeErrorCode[] = Object.freeze([
   'IO',
   'ABORTED',
   'SPLIT',
+  'PLAN_INVALID',
+  'PLAN_INDEX',
+  'SHARD_INCOMPLETE',
   'INTERNAL',
 ]);
 
