@@ -6,6 +6,7 @@ export default defineConfig(
     index: 'src/index.ts',
     plugin: 'src/plugin.ts',
     internal: 'src/internal.ts',
+    protobuf: 'src/protobuf.ts',
     'testing/index': 'src/testing/index.ts',
   }),
 );

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { proseOf } from './__fixtures__/example-scripts.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 /** Folders never searched: dependencies, build output, and the vendored corpus's third-party notes. */
@@ -18,11 +19,6 @@ function markdownFiles(directory = root): string[] {
     else if (entry.name.endsWith('.md')) found.push(path.relative(root, full));
   }
   return found.sort();
-}
-
-/** The text outside fenced code blocks and inline code, where a link is a link. */
-function proseOf(markdown: string): string {
-  return markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, `-1`… for repeats. */

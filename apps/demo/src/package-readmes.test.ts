@@ -4,10 +4,16 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { exampleScripts, typescriptBlocks, type ExampleScripts } from './__fixtures__/example-scripts.js';
+import {
+  exampleScripts,
+  proseOf,
+  typescriptBlocks,
+  type ExampleScripts,
+} from './__fixtures__/example-scripts.js';
 
 const rootDirectory = path.resolve(import.meta.dirname, '../../..');
 const packagesDirectory = path.join(rootDirectory, 'packages');
+const docsDirectory = path.join(rootDirectory, 'docs');
 let scripts: ExampleScripts;
 
 interface Example {
@@ -42,13 +48,21 @@ async function builtEntries(folders: readonly string[]): Promise<Record<string, 
 
 let folders: string[];
 let examples: Example[];
+/** Each package folder's README text. */
+const readmes = new Map<string, string>();
 
 beforeAll(async () => {
   folders = (await readdir(packagesDirectory)).sort();
   examples = [];
   for (const folder of folders) {
     const readme = await readFile(path.join(packagesDirectory, folder, 'README.md'), 'utf8').catch(() => '');
+    readmes.set(folder, readme);
     examples.push(...completeExamples(folder, readme));
+  }
+  // Reference moved from a README into docs/ keeps its examples checked the same way.
+  for (const file of (await readdir(docsDirectory)).filter((name) => name.endsWith('.md')).sort()) {
+    const markdown = await readFile(path.join(docsDirectory, file), 'utf8');
+    examples.push(...completeExamples(`docs-${file.replace(/\.md$/, '')}`, markdown));
   }
   scripts = await exampleScripts('package-readmes');
 });
@@ -57,6 +71,45 @@ afterAll(() => scripts.remove());
 test('every package README has a complete TypeScript example', () => {
   const withExamples = new Set(examples.map((example) => example.name.replace(/-\d+$/, '')));
   expect(folders.filter((folder) => !withExamples.has(folder))).toEqual([]);
+});
+
+/** STYLE.md's sections of a package README, in order ("Compatibility with …" may say more). */
+const SECTIONS = ['Install', 'Use', 'API', 'Errors', 'Compatibility', 'License'];
+/** What reads as a benchmark figure: a speed ratio, a throughput, a time in milliseconds. */
+const FIGURE =
+  /\b\d+(?:\.\d+)?x\b|\b(?:records|rows|images|files)\/s\b|\b[KMG]i?B\/s\b|\b\d+(?:\.\d+)? ?ms\b/;
+
+/** The prose lines of a README that state a figure without linking bench/README.md's dated table. */
+function benchmarkFigures(markdown: string): string[] {
+  return proseOf(markdown)
+    .split('\n')
+    .filter((line) => FIGURE.test(line) && !line.includes('bench/README.md'));
+}
+
+test('every package README has the sections Install, Use, API, Errors, Compatibility, License, in order', () => {
+  const sections = [...readmes].map(([folder, markdown]) => [
+    folder,
+    [...markdown.matchAll(/^## (\S+)/gm)].map((match) => match[1]),
+  ]);
+  expect(sections).toEqual([...readmes.keys()].map((folder) => [folder, SECTIONS]));
+});
+
+test('a benchmark figure is found in prose, not in code, and passes with a link to the dated table', () => {
+  expect(
+    benchmarkFigures('Converts at 0.58x papaparse.\nReads 1.2M rows/s.\n`got "8x"`, 224×224.\n'),
+  ).toEqual(['Converts at 0.58x papaparse.', 'Reads 1.2M rows/s.']);
+  expect(benchmarkFigures('1.9M rows/s ([bench/README.md](../../bench/README.md))')).toEqual([]);
+});
+
+test('no package README states a benchmark figure: figures live in bench/README.md', () => {
+  const figures = [...readmes].flatMap(([folder, markdown]) =>
+    benchmarkFigures(markdown).map((line) => `${folder}: ${line}`),
+  );
+  expect(figures).toEqual([]);
+});
+
+test("the docs' complete examples are checked too (the plugin authors' reference)", () => {
+  expect(examples.map((example) => example.name)).toContain('docs-plugins-0');
 });
 
 test('every complete example type-checks, strict, against the built packages', async () => {

@@ -54,7 +54,14 @@ export function cliError(error: unknown, flags: Iterable<string>): unknown {
   });
 }
 
-const USAGE_CODES = new Set(['INVALID_OPTION', 'CONFIG_PARSE', 'CONFIG_SCHEMA', 'UNKNOWN_PLUGIN']);
+const USAGE_CODES = new Set([
+  'INVALID_OPTION',
+  'CONFIG_PARSE',
+  'CONFIG_SCHEMA',
+  'UNKNOWN_PLUGIN',
+  'PLAN_INVALID',
+  'PLAN_INDEX',
+]);
 
 /** Errors of the command line or the config file (exit 2), as opposed to errors of the data (exit 1). */
 function isUsageError(error: unknown): boolean {

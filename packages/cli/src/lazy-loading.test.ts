@@ -55,11 +55,11 @@ describe('what tfpipe loads', () => {
     },
   );
 
-  it('a CSV convert loads neither sharp nor hyparquet', async () => {
+  it('a CSV convert loads neither sharp, hyparquet nor protobufjs', async () => {
     await writeFile(join(directory, 'rows.csv'), 'id,label\n1,a\n2,b\n');
     const urls = await importsOf(['convert', 'rows.csv', 'rows.tfrecord', '--quiet']);
     // Guards the guard: the log does see the packages the conversion needs.
     expect(urls.some((url) => url.includes('/packages/source-csv/'))).toBe(true);
-    expect(urls.filter((url) => /\/(sharp|hyparquet[^/]*|@img)@/.test(url))).toEqual([]);
+    expect(urls.filter((url) => /\/(sharp|hyparquet[^/]*|@img|protobufjs)@/.test(url))).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import * as core from '@tfpipe/core';
 import * as internal from '@tfpipe/core/internal';
 import * as plugin from '@tfpipe/core/plugin';
+import * as protobuf from '@tfpipe/core/protobuf';
 import * as testing from '@tfpipe/core/testing';
 import { describe, expect, test } from 'vitest';
 import { exportSurface } from '../../../test-support/export-surface.js';
@@ -70,7 +71,6 @@ describe('the entries of @tfpipe/core', () => {
         "StageOf: type",
         "StageReport: type",
         "TFPIPE_ERROR_CODES: object",
-        "TfProto: type",
         "TfpipeError: function",
         "TfpipeErrorCode: type",
         "TfpipeErrorCodes: type",
@@ -120,7 +120,6 @@ describe('the entries of @tfpipe/core', () => {
         "shuffleBuffer: function",
         "take: function",
         "tensorflowSpec: function",
-        "tfProto: function",
         "unbatch: function",
       ]
     `);
@@ -249,9 +248,18 @@ describe('the entries of @tfpipe/core', () => {
     `);
   });
 
+  test('@tfpipe/core/protobuf (protobufjs interop)', async () => {
+    expect(await exportSurface(packageDirectory, './protobuf', protobuf)).toMatchInlineSnapshot(`
+      [
+        "TfProto: type",
+        "tfProto: function",
+      ]
+    `);
+  });
+
   test('no name is exported by two entries', () => {
     const seen = new Map<string, string>();
-    for (const [entry, module] of Object.entries({ core, plugin, internal, testing })) {
+    for (const [entry, module] of Object.entries({ core, plugin, internal, protobuf, testing })) {
       for (const name of Object.keys(module)) {
         expect(seen.get(name), `${name} in ${entry}`).toBeUndefined();
         seen.set(name, entry);

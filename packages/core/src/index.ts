@@ -1,8 +1,9 @@
 /**
  * @module @tfpipe/core
  * For pipeline users: the tf.train.Example model, its codec and JSON form, the WHATWG stream stages,
- * `pipeline` / `run`, errors, positions and reports, and dataset statistics. Web-standard APIs and
- * protobufjs only: it runs in Node and in browsers. Plugin authors also import
+ * `pipeline` / `run`, errors, positions and reports, and dataset statistics. Web-standard APIs
+ * only: it runs in Node and in browsers. The protobufjs reference types are in
+ * `@tfpipe/core/protobuf`, so this entry does not load protobufjs. Plugin authors also import
  * `@tfpipe/core/plugin`; tfpipe's own packages share performance protocols through
  * `@tfpipe/core/internal`.
  */
@@ -83,8 +84,6 @@ export type { ExampleJson, SequenceExampleJson, FeaturesJson, FeatureJson } from
 export { exampleFromJson, sequenceExampleFromJson } from './codec/example-from-json.js';
 export { floatToJson } from './codec/json-float.js';
 export { jsonText } from './codec/json-text.js';
-export { tfProto } from './codec/tf-proto.js';
-export type { TfProto } from './codec/tf-proto.js';
 export { serializeExamples } from './stages/serialize-examples.js';
 export { parseExamples } from './stages/parse-examples.js';
 export type { ParseExamplesOptions, SerializedRecord } from './stages/parse-examples.js';

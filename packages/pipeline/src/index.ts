@@ -55,6 +55,22 @@ export { chainWritable } from './stages/chain-writable.js';
 export { externalShuffle } from './stages/external-shuffle.js';
 export type { ExternalShuffleOptions } from './stages/external-shuffle.js';
 
+// Scaling out: a plan, shard work with a commit protocol, finalize, and runs on many processes
+export { planPipeline } from './scale/plan-pipeline.js';
+export type { PlanPipelineOptions } from './scale/plan-pipeline.js';
+export { readPlanFile, writePlanFile, checkPlanInputs } from './scale/plan-file.js';
+export { PLAN_VERSION } from './scale/plan-types.js';
+export type { ScalePlan, PlanInput, PlanUnit, PlanShard } from './scale/plan-types.js';
+export { workShard } from './scale/work-shard.js';
+export type { WorkShardOptions, WorkShardResult } from './scale/work-shard.js';
+export type { ShardMarker, MarkedFile } from './scale/shard-marker.js';
+export { finalizePlan } from './scale/finalize-plan.js';
+export type { FinalizeResult } from './scale/finalize-plan.js';
+export { planStatus } from './scale/plan-status.js';
+export type { PlanStatus } from './scale/plan-status.js';
+export { schedulerIndex, SCHEDULER_INDEX_VARIABLES } from './scale/scheduler-index.js';
+export { runPlannedPipeline } from './scale/run-planned.js';
+export type { RunPlannedOptions, RunPlannedResult } from './scale/run-planned.js';
 // The scale-out queue (BullMQ on the user's Redis; optional peers bullmq and ioredis)
 export { enqueuePlan, queueStatus, resumePlan } from './queue/plan-queue.js';
 export type { EnqueuePlanOptions, EnqueueResult, QueueStatus, ResumeResult } from './queue/plan-queue.js';

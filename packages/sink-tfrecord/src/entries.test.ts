@@ -94,6 +94,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "nodeDecompressor: function",
         "releaseTemporary: function",
         "removeStaleTemporaries: function",
+        "shardName: function",
         "temporaryPath: function",
       ]
     `);

@@ -7,7 +7,7 @@
  * **No semver promise**: anything here may change or go in any release, minor and patch included.
  */
 export { expandTfrecordPaths } from './expand-tfrecord-paths.js';
-export { temporaryPath, releaseTemporary, removeStaleTemporaries } from './shard-names.js';
+export { temporaryPath, releaseTemporary, removeStaleTemporaries, shardName } from './shard-names.js';
 export type { StaleTemporaries } from './shard-names.js';
 export { compressionOfName } from './sink-options.js';
 export { crc32c } from './crc32c.js';

@@ -13,6 +13,13 @@ export type { PayloadWriter, ValueWriter } from './frame-buffers.js';
  */
 export const DIRECT_PAYLOAD_BYTES = 256 * 1024;
 
+/**
+ * Bytes written between two background syncs of a file that is synced at its end: the kernel then
+ * writes the file back while records are still being made, and the final sync waits only for the
+ * last of them instead of the whole file. @default 32 MiB
+ */
+export const WRITEBACK_BYTES = 32 * 1024 * 1024;
+
 /** What one shard needs to know. */
 export interface ShardFileSettings {
   readonly temporaryPath: string;
@@ -43,6 +50,12 @@ export class ShardFile {
   #index: string[] = [];
   #sha256 = '';
   #closed = false;
+  /** {@link diskBytes} when the last background sync started. */
+  #syncStartedAt = 0;
+  /** The background sync under way, if any. */
+  #writeback: Promise<void> | undefined;
+  /** A background sync's failure, reported by {@link finish} (the kernel reports it only once). */
+  #writebackFailure: { error: unknown } | undefined;
 
   private constructor(handle: FileHandle, settings: ShardFileSettings) {
     this.settings = settings;
@@ -95,12 +108,14 @@ export class ShardFile {
   /** Writes out what is pending (the buffer swaps; the write itself may still be running). */
   async flush(): Promise<void> {
     await this.#frames.flush();
+    this.#startWriteback();
   }
 
   /** A record with frame room that does not fit a buffer: framed in its room, written from there. */
   async appendFramedDirect(buffer: Uint8Array, offset: number, length: number): Promise<void> {
     await this.#frames.appendFramedDirect(buffer, offset, length);
     this.#counted(length);
+    this.#startWriteback();
   }
 
   /**
@@ -110,12 +125,14 @@ export class ShardFile {
   async appendDirect(payload: Uint8Array): Promise<void> {
     await this.#frames.appendDirect(payload);
     this.#counted(payload.length);
+    this.#startWriteback();
   }
 
   /** Frames one payload of `length` bytes, written by `writePayload` in place. */
   async append(length: number, writePayload: PayloadWriter): Promise<void> {
     await this.#frames.append(length, writePayload);
     this.#counted(length);
+    this.#startWriteback();
   }
 
   /** Counts one record of `length` payload bytes (and indexes it); true, for `&&` chains. */
@@ -128,12 +145,33 @@ export class ShardFile {
     return true;
   }
 
+  /**
+   * Starts a background `datasync` once {@link WRITEBACK_BYTES} more reached the file, when it is
+   * synced at its end; one at a time. Called after each buffer goes out, never per record.
+   */
+  #startWriteback(): void {
+    if (!this.settings.fsync || this.#writeback !== undefined) return;
+    if (this.diskBytes - this.#syncStartedAt < WRITEBACK_BYTES) return;
+    this.#syncStartedAt = this.diskBytes;
+    this.#writeback = this.#handle.datasync().then(
+      () => {
+        this.#writeback = undefined;
+      },
+      (error: unknown) => {
+        this.#writeback = undefined;
+        this.#writebackFailure ??= { error };
+      },
+    );
+  }
+
   /** Flushes everything, ends compression, syncs and closes the file (still under its temporary name). */
   async finish(): Promise<void> {
     await this.#frames.drain();
     this.#frames.release();
     await this.#output.finish();
     this.#sha256 = this.#output.digest();
+    await this.#writeback;
+    if (this.#writebackFailure !== undefined) throw this.#writebackFailure.error;
     if (this.settings.fsync) await this.#handle.datasync();
     this.#closed = true;
     await this.#handle.close();
@@ -164,6 +202,7 @@ export class ShardFile {
   async discard(): Promise<void> {
     this.#output.destroy();
     await this.#frames.settle();
+    await this.#writeback;
     if (!this.#closed) {
       this.#closed = true;
       await this.#handle.close().catch(() => undefined);

@@ -51,7 +51,11 @@ export interface TfrecordSinkOptions extends RecordErrorOptions {
   readonly payloadType?: PayloadType;
   /** Size of the write buffer per file, in bytes (two alternate); shared out when `shards` are open at once. @default 4194304 (4 MiB) */
   readonly bufferBytes?: number;
-  /** `fdatasync` every file before it is renamed to its final name, so a crash never leaves a torn final file. @default true */
+  /**
+   * `fdatasync` every file before it is renamed to its final name, so a crash never leaves a torn
+   * final file; also in the background every 32 MiB written, so that last sync waits only for the tail.
+   * @default true
+   */
   readonly fsync?: boolean;
   /**
    * Compute the records' CRCs on a second thread (one per process, shared by every sink, started on

@@ -18,5 +18,7 @@ export type {
 } from './csv-schema.js';
 export type { CsvKind } from './csv-values.js';
 export { saveVocabularies, vocabularyFiles } from './vocabulary.js';
+export { csvSplitPoints } from './csv-split-points.js';
+export type { CsvSplitPoints, CsvSplitPointsOptions } from './csv-split-points.js';
 export { plugin, csvSourceOptionsSchema } from './plugin.js';
 export type { CsvSourcePluginOptions } from './plugin.js';

@@ -13,6 +13,11 @@ export function typescriptBlocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
 }
 
+/** The text outside fenced code blocks and inline code, where a link is a link and a figure a figure. */
+export function proseOf(markdown: string): string {
+  return markdown.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
+}
+
 /** Where a docs test writes its scripts and runs them; {@link remove} deletes both. */
 export interface ExampleScripts {
   /** Under this app's node_modules, so that a script's `@tfpipe/*` imports resolve to the workspace. */

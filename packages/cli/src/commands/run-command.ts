@@ -24,12 +24,15 @@ Options:
   --overwrite           replace the previous output of each prefix written (its shard set, its manifest)
                         once the new output is complete; other files and prefixes are never touched.
                         Without it existing output is refused before anything is written
+  --workers N           run it as a plan (tfpipe plan) on N worker processes, then finalize: the same
+                        bytes for any N; shards default to the sink's shards, else N
   --json                print the final summary as one JSON object (for scripts)
   --quiet               no progress line, no summary`,
   options: {
     'dry-run': { type: 'boolean' },
     sample: { type: 'string' },
     show: { type: 'string' },
+    workers: { type: 'string' },
     ...RUN_FLAGS,
   },
   load: async () => (await import('./run.js')).runPipelineFile,

@@ -1,5 +1,6 @@
 import type { RunSummary } from '@tfpipe/core';
 import type { FlagValues } from '../command.js';
+import { runWithWorkers } from './run-workers.js';
 import {
   dryRun,
   loadPipelineFile,
@@ -104,6 +105,8 @@ export async function runPipelineFile(
   io: CliIo,
 ): Promise<number> {
   const [file] = requirePositionals(positionals, 'PIPELINE file') as [string];
+  const workers = integerFlag(values, 'workers');
+  if (workers !== undefined) return runWithWorkers(file, workers, values, io);
   const loaded = await loadPipelineFile(file, io.cwd);
   if (booleanFlag(values, 'dry-run')) {
     const { lines } = await dryRun(loaded, {

@@ -62,6 +62,10 @@ export interface TfpipeErrorCodes {
   IO: true;
   ABORTED: true;
   SPLIT: true;
+  // scale-out plans (tfpipe plan / work / finalize)
+  PLAN_INVALID: true;
+  PLAN_INDEX: true;
+  SHARD_INCOMPLETE: true;
   // the scale-out queue (tfpipe queue / worker)
   QUEUE_UNREACHABLE: true;
   INTERNAL: true;
@@ -112,6 +116,9 @@ export const TFPIPE_ERROR_CODES: readonly TfpipeErrorCode[] = Object.freeze([
   'IO',
   'ABORTED',
   'SPLIT',
+  'PLAN_INVALID',
+  'PLAN_INDEX',
+  'SHARD_INCOMPLETE',
   'QUEUE_UNREACHABLE',
   'INTERNAL',
 ]);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisMissing, startRedis, type RedisServer } from '../__fixtures__/redis-server.js';
+import { redisMissing, startRedis, type RedisServer } from '../../../../test-support/redis-server.js';
 import { enqueuePlan, queueStatus, resumePlan } from './plan-queue.js';
 import { checkRedis } from './redis-connection.js';
 import type { QueuedPlan } from './plan-jobs.js';

@@ -1,0 +1,138 @@
+// `tfpipe queue` and `tfpipe worker` on a real redis-server over an 8-shard plan: workers killed, a
+// shard's process killed after its rename, Redis killed and restarted mid-run; the output is the
+// single-process run's, byte for byte.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readExamples, verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisMissing, startRedis, type RedisServer } from '../../../test-support/redis-server.js';
+import { BIN, type CliResult } from './__fixtures__/run-cli.js';
+
+const missing = redisMissing();
+if (missing !== undefined && process.env.CI === 'true')
+  throw new Error(`CI must run the Redis tests: ${missing}`);
+if (missing !== undefined) console.warn(`queue.redis.test: skipped, ${missing}`);
+
+const ROWS = 4000;
+const SHARDS = 8;
+let redis: RedisServer;
+let directory: string;
+
+function tfpipe(args: readonly string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: directory }, (error, stdout, stderr) => {
+      const failed = error as (Error & { code?: number }) | null;
+      resolve({ code: typeof failed?.code === 'number' ? failed.code : failed ? 1 : 0, stdout, stderr });
+    });
+  });
+}
+
+function worker(env: Record<string, string> = {}): ChildProcess {
+  const args = ['worker', '--redis', redis.url, '--until-done', 'plan.json', '--lock-ms', '2000'];
+  return spawn(process.execPath, [BIN, ...args], {
+    cwd: directory,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+function exited(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: string | null; stderr: string }> {
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })));
+}
+
+beforeAll(async () => {
+  if (missing !== undefined) return;
+  redis = await startRedis();
+  directory = await mkdtemp(join(tmpdir(), 'tfpipe-queue-cli-'));
+  const rows = Array.from({ length: ROWS }, (_, index) => `${index},"text ${index}\nline two",${index / 4}`);
+  await writeFile(join(directory, 'rows.csv'), `id,text,score\n${rows.join('\n')}\n`);
+  for (const name of ['queued', 'single'])
+    await writeFile(
+      join(directory, `${name}.yaml`),
+      `source:\n  plugin: csv\n  options: { path: rows.csv }\nsink:\n  plugin: tfrecord\n  options: { directory: ${name}, shards: ${SHARDS} }\n`,
+    );
+});
+afterAll(async () => {
+  await redis?.stop();
+  if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+});
+
+describe.skipIf(missing !== undefined)('tfpipe queue / worker on redis-server', () => {
+  it('enqueues once, survives killed workers and a Redis restart, and writes the single-process bytes', async () => {
+    expect((await tfpipe(['plan', 'queued.yaml', '--out', 'plan.json'])).code).toBe(0);
+    const queued = await tfpipe(['queue', 'plan.json', '--redis', redis.url]);
+    expect(queued.stdout, queued.stderr).toContain(`queued ${SHARDS} of ${SHARDS}`);
+    expect((await tfpipe(['queue', 'plan.json', '--redis', redis.url])).stdout).toContain(
+      `queued 0 of ${SHARDS}`,
+    );
+
+    // One worker's first shard process dies after renaming its files, before its commit marker;
+    // another's dies mid-write once; a third worker is killed outright while it works.
+    const once = (name: string): Record<string, string> => ({
+      TFPIPE_TEST_CRASH: name,
+      TFPIPE_TEST_CRASH_ONCE: join(directory, `crash-${name}`),
+    });
+    const steady = [exited(worker(once('before-marker'))), exited(worker(once('mid-write')))];
+    const doomed = worker();
+    const doomedExit = exited(doomed);
+    // Once two shards are committed (every worker is past its start), kill one and restart Redis.
+    const started = Date.now();
+    while (
+      (await readdir(join(directory, 'queued')).catch(() => [])).filter((name) => name.endsWith('.tfrecord'))
+        .length < 2
+    ) {
+      if (Date.now() - started > 60_000) throw new Error('no shard committed within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    doomed.kill('SIGKILL');
+    expect((await doomedExit).signal).toBe('SIGKILL');
+    await redis.restart();
+    for (const result of await Promise.all(steady)) expect(result, result.stderr).toMatchObject({ code: 0 });
+    // Both shard processes that were told to die did (the first to reach each point).
+    const markers = (await readdir(directory)).filter((name) => name.startsWith('crash-')).sort();
+    expect(markers).toEqual(['crash-before-marker', 'crash-mid-write']);
+    const status = await tfpipe(['queue', 'status', 'plan.json', '--redis', redis.url, '--json']);
+    expect(JSON.parse(status.stdout)).toEqual({
+      shards: Array(SHARDS).fill('completed'),
+      finalize: 'completed',
+    });
+
+    expect((await tfpipe(['run', 'single.yaml', '--workers', '1', '--quiet'])).code).toBe(0);
+    const shardNames = Array.from({ length: SHARDS }, (_, index) => `data-0000${index}-of-00008.tfrecord`);
+    const all = await readdir(join(directory, 'queued'));
+    expect(all.filter((name) => !name.startsWith('.')).sort()).toEqual(
+      [...shardNames, 'data.manifest.json', 'reader_spec.py'].sort(),
+    );
+    expect(all.filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);
+    const files = shardNames.map((name) => join(directory, 'queued', name));
+    expect((await verifyTfrecord(files)).records).toBe(ROWS);
+    const ids: number[] = [];
+    for await (const example of readExamples(files))
+      ids.push(Number((example.features.id?.value as bigint[])[0]));
+    expect(ids).toEqual(Array.from({ length: ROWS }, (_, index) => index));
+    for (const name of shardNames) {
+      const bytes = await readFile(join(directory, 'queued', name));
+      expect(bytes.equals(await readFile(join(directory, 'single', name))), name).toBe(true);
+    }
+  }, 180_000);
+
+  it('an unreachable Redis and a missing --redis are clear errors', async () => {
+    const unreachable = await tfpipe([
+      'queue',
+      'plan.json',
+      '--redis',
+      `redis://127.0.0.1:${redis.port + 1}`,
+    ]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain('QUEUE_UNREACHABLE');
+    const none = await tfpipe(['worker']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--redis');
+  }, 60_000);
+});

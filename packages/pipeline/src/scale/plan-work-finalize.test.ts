@@ -1,0 +1,126 @@
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { TfpipeError, type Example } from '@tfpipe/core';
+import { readExamples, verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { finalizePlan } from './finalize-plan.js';
+import { planPipeline } from './plan-pipeline.js';
+import { readPlanFile, writePlanFile } from './plan-file.js';
+import { planStatus } from './plan-status.js';
+import { workShard } from './work-shard.js';
+
+let directory: string;
+
+/** Rows whose text holds quoted newlines, doubled quotes and delimiters, so that a cut inside a quote shows. */
+function trickyCsv(rows: number): string {
+  const lines = Array.from({ length: rows }, (_, index) => {
+    const text = index % 3 === 0 ? `"line one\nline ""two"", ${index}\n"` : `plain ${index}`;
+    return `${index},${text},${(index % 7) / 2}`;
+  });
+  return `id,text,score\n${lines.join('\n')}\n`;
+}
+
+const ids = (examples: readonly Example[]): number[] =>
+  examples.map((example) => Number((example.features.id?.value as bigint[])[0]));
+
+async function readAll(files: readonly string[]): Promise<Example[]> {
+  const examples: Example[] = [];
+  for await (const example of readExamples([...files])) examples.push(example);
+  return examples;
+}
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'tfpipe-plan-'));
+  await writeFile(join(directory, 'rows.csv'), trickyCsv(400));
+  for (const name of ['pipeline', 'other']) {
+    await writeFile(
+      join(directory, `${name}.yaml`),
+      `source:\n  plugin: csv\n  options: { path: rows.csv }\nsink:\n  plugin: tfrecord\n  options: { directory: ${name}-out }\n`,
+    );
+  }
+});
+afterAll(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+describe('plan, work, finalize', () => {
+  it("cuts a CSV with quoted newlines into ranges whose records are the file's, each once, in order", async () => {
+    const plan = await planPipeline('pipeline.yaml', { cwd: directory, shards: 8 });
+    expect(plan.units.length).toBeGreaterThan(8);
+    expect(plan.units.every((unit) => unit.kind === 'bytes')).toBe(true);
+    expect(await finalizePlan(plan).catch((error: unknown) => error)).toMatchObject({
+      code: 'SHARD_INCOMPLETE',
+      message: expect.stringContaining('indexes 0, 1, 2, 3, 4, 5, 6, 7'),
+    });
+    for (const { index } of plan.shards) expect((await workShard(plan, index)).skipped).toBe(false);
+    expect((await workShard(plan, 3)).skipped).toBe(true);
+    const finalized = await finalizePlan(plan);
+    expect(finalized.shards).toEqual(
+      Array.from({ length: 8 }, (_, index) => `data-0000${index}-of-00008.tfrecord`),
+    );
+    const out = join(directory, 'pipeline-out');
+    const names = (await readdir(out)).filter((name) => !name.startsWith('.'));
+    expect(names.sort()).toEqual([...finalized.shards, 'data.manifest.json', 'reader_spec.py'].sort());
+    expect((await readdir(out)).filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);
+    const files = finalized.shards.map((name) => join(out, name));
+    expect((await verifyTfrecord(files)).records).toBe(400);
+    const examples = await readAll(files);
+    expect(ids(examples)).toEqual(Array.from({ length: 400 }, (_, index) => index));
+    expect(new TextDecoder().decode((examples[3]!.features.text?.value as Uint8Array[])[0])).toBe(
+      'line one\nline "two", 3\n',
+    );
+    const manifest = JSON.parse(await readFile(join(out, 'data.manifest.json'), 'utf8'));
+    expect(manifest.records).toBe(400);
+    expect(manifest.shards).toHaveLength(8);
+    expect(await planStatus(plan)).toEqual({ done: [0, 1, 2, 3, 4, 5, 6, 7], running: [], missing: [] });
+    // Finalize again: the same files.
+    expect(await finalizePlan(plan)).toEqual(finalized);
+    await expect(planPipeline('pipeline.yaml', { cwd: directory, shards: 8 })).rejects.toMatchObject({
+      code: 'OUTPUT_EXISTS',
+    });
+  });
+
+  it('refuses a hand-edited plan, another planVersion, a changed input and an index out of range', async () => {
+    const plan = await planPipeline('other.yaml', { cwd: directory, shards: 2 });
+    const file = join(directory, 'plan.json');
+    await writePlanFile(plan, file);
+    expect((await readPlanFile(file)).checksum).toBe(plan.checksum);
+    await writeFile(file, JSON.stringify({ ...plan, shardCount: 3 }));
+    await expect(readPlanFile(file)).rejects.toMatchObject({
+      code: 'PLAN_INVALID',
+      message: expect.stringContaining('changed'),
+    });
+    await writeFile(file, JSON.stringify({ ...plan, planVersion: 2 }));
+    await expect(readPlanFile(file)).rejects.toMatchObject({
+      code: 'PLAN_INVALID',
+      message: expect.stringContaining('planVersion 2'),
+    });
+    await expect(workShard(plan, 2)).rejects.toMatchObject({ code: 'PLAN_INDEX' });
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(directory, 'rows.csv'), later, later);
+    const error = await workShard(plan, 0).catch((caught: unknown) => caught);
+    expect(TfpipeError.is(error) && error.code).toBe('INPUT_CHANGED');
+    expect((error as TfpipeError).position.file).toBe(join(directory, 'rows.csv'));
+  });
+
+  it('refuses what a plan cannot keep: take, a count sample, a single-file sink', async () => {
+    const base = {
+      source: { plugin: 'csv', options: { path: join(directory, 'rows.csv') } },
+      sink: { plugin: 'tfrecord', options: { directory: join(directory, 'refused') } },
+    };
+    await expect(planPipeline({ ...base, transforms: [{ take: 5 }] })).rejects.toMatchObject({
+      code: 'PLAN_INVALID',
+      position: { field: 'transforms[0].take' },
+    });
+    await expect(
+      planPipeline({ ...base, transforms: [{ sample: { count: 5, seed: 1 } }] }),
+    ).rejects.toMatchObject({ code: 'PLAN_INVALID', position: { field: 'transforms[0].sample.count' } });
+    await expect(
+      planPipeline({
+        ...base,
+        sink: { plugin: 'tfrecord', options: { path: join(directory, 'one.tfrecord') } },
+      }),
+    ).rejects.toMatchObject({ code: 'PLAN_INVALID', position: { field: 'sink.options.path' } });
+  });
+});

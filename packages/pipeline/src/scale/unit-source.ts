@@ -1,0 +1,114 @@
+import { open } from 'node:fs/promises';
+import type { OpenedSource, PluginContext, SourcePluginDefinition } from '@tfpipe/core/plugin';
+import { readError } from '@tfpipe/node-utils';
+import type { PlanUnit, ScalePlan } from './plan-types.js';
+
+/** Bytes per read of a CSV range. */
+const RANGE_READ_BYTES = 1024 * 1024;
+
+/** The bytes `[0, headerEnd)` then `[start, end)` of a file, as one stream. */
+function rangeStream(
+  path: string,
+  pieces: readonly (readonly [number, number])[],
+): ReadableStream<Uint8Array> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  let piece = 0;
+  let position = pieces[0]?.[0] ?? 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        handle ??= await open(path, 'r');
+        while (piece < pieces.length && position >= pieces[piece]![1]) {
+          piece++;
+          position = pieces[piece]?.[0] ?? 0;
+        }
+        if (piece >= pieces.length) {
+          await handle.close();
+          controller.close();
+          return;
+        }
+        const length = Math.min(RANGE_READ_BYTES, pieces[piece]![1] - position);
+        const buffer = new Uint8Array(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, position);
+        if (bytesRead === 0) throw new Error(`the file ended at byte ${position}, before the planned range`);
+        position += bytesRead;
+        controller.enqueue(buffer.subarray(0, bytesRead));
+      } catch (error) {
+        await handle?.close().catch(() => undefined);
+        throw readError(error, path, 'work', 'reading a planned range');
+      }
+    },
+    async cancel() {
+      await handle?.close();
+    },
+  });
+}
+
+/** The source options that make the plugin read exactly one unit. */
+function unitOptions(plan: ScalePlan, baseOptions: object, unit: PlanUnit): object {
+  const {
+    path: _path,
+    paths: _paths,
+    schemaFile: _schemaFile,
+    ...rest
+  } = baseOptions as Record<string, unknown>;
+  const options = { ...rest, ...plan.sourceOptions };
+  const { path } = plan.inputs[unit.input]!;
+  if (unit.kind === 'rowGroup') return { ...options, path, rowGroups: [unit.rowGroup] };
+  if (unit.kind === 'file') return { ...options, path };
+  const pieces: [number, number][] =
+    unit.start === unit.headerEnd
+      ? [[0, unit.end]]
+      : [
+          [0, unit.headerEnd],
+          [unit.start, unit.end],
+        ];
+  // The CSV plugin passes keys it does not take from files (stream, fileName) on to its reader.
+  return { ...options, stream: rangeStream(path, pieces), fileName: path };
+}
+
+/**
+ * The pipeline's source plugin, made to read the given units one after another as one stream: the
+ * first unit is opened at once (it says what the chunks are), each next one when the previous ends.
+ * With no unit it opens the plan's first unit only to learn that, and reads nothing.
+ */
+export function unitSource(
+  plan: ScalePlan,
+  source: SourcePluginDefinition,
+  baseOptions: object,
+  unitIndexes: readonly number[],
+): SourcePluginDefinition {
+  return {
+    ...source,
+    async create(_options: unknown, context: PluginContext): Promise<OpenedSource<unknown>> {
+      const units = unitIndexes.map((index) => plan.units[index]!);
+      const openUnit = (unit: PlanUnit) => source.create(unitOptions(plan, baseOptions, unit), context);
+      const first = await openUnit(units[0] ?? plan.units[0]!);
+      let reader: ReadableStreamDefaultReader<unknown> | undefined;
+      let next = 0;
+      if (units.length === 0) await first.readable.cancel();
+      else {
+        reader = first.readable.getReader();
+        next = 1;
+      }
+      const readable = new ReadableStream<unknown>({
+        async pull(controller) {
+          while (reader !== undefined) {
+            const { done, value } = await reader.read();
+            if (!done) {
+              controller.enqueue(value);
+              return;
+            }
+            reader = next < units.length ? (await openUnit(units[next++]!)).readable.getReader() : undefined;
+          }
+          controller.close();
+        },
+        async cancel(reason) {
+          await reader?.cancel(reason);
+        },
+      });
+      const { sideFiles: _sideFiles, readable: _readable, reporters: _reporters, ...rest } = first;
+      return { ...rest, readable };
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TfpipeError, type DatasetStats, type Progress } from '@tfpipe/core';
+import type { TfrecordManifest } from '@tfpipe/sink-tfrecord';
+import { loadPipeline, type LoadedPipeline } from '../config/load-pipeline.js';
+import { importSinkTfrecord } from '../plugins/import-peer.js';
+import { runPipeline } from '../run/run-pipeline.js';
+import { checkPlanInputs } from './plan-file.js';
+import type { ScalePlan } from './plan-types.js';
+import { readMarker, takeLease, writeMarker, type MarkedFile, type ShardMarker } from './shard-marker.js';
+import { crashPoint } from './crash-point.js';
+import { unitSource } from './unit-source.js';
+
+/** Options of {@link workShard}. */
+export interface WorkShardOptions {
+  /** Aborting it stops the shard and removes its temporaries. */
+  readonly signal?: AbortSignal;
+  /** Progress of this shard. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** What {@link workShard} did. */
+export interface WorkShardResult {
+  /** True when the shard was committed already (by this or another worker) and nothing was done. */
+  readonly skipped: boolean;
+  readonly marker: ShardMarker;
+}
+
+/** Checks `index` against the plan. @throws TfpipeError `PLAN_INDEX` */
+export function checkIndex(plan: ScalePlan, index: number): void {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= plan.shardCount) {
+    throw new TfpipeError(
+      'PLAN_INDEX',
+      `index ${index} is out of range: the plan has indexes 0 to ${plan.shardCount - 1}`,
+      {
+        stage: 'work',
+        fatal: true,
+        position: { field: 'index' },
+      },
+    );
+  }
+}
+
+/** The pipeline as shard `index` runs it: its units as the source, one shard into `staging`. */
+async function shardPipeline(plan: ScalePlan, index: number, staging: string): Promise<LoadedPipeline> {
+  const { config, baseDirectory } = plan.pipeline;
+  const shuffle = config.shuffle;
+  const loaded = await loadPipeline(
+    {
+      ...config,
+      readerSpec: [],
+      // Each shard shuffles its own records with its own seed, derived from the pipeline's and its index.
+      ...(shuffle === undefined
+        ? {}
+        : { shuffle: { ...shuffle, seed: ((shuffle.seed ?? 0) ^ Math.imul(index + 1, 0x9e3779b1)) | 0 } }),
+    },
+    { baseDirectory },
+  );
+  const sinkOptions = loaded.sinkOptions as Record<string, unknown>;
+  const units = plan.shards[index]!.units;
+  return {
+    ...loaded,
+    source: unitSource(plan, loaded.source, loaded.sourceOptions as object, units),
+    sinkOptions: { ...sinkOptions, directory: staging, shards: 1, overwrite: false, manifest: true },
+  };
+}
+
+/** The sink's manifest ending, and the name part of its one shard in the staging directory. */
+const MANIFEST = '.manifest.json';
+const ONE_SHARD = '-00000-of-00001';
+
+/**
+ * Writes shard `index` of a plan: its units through the pipeline into a temporary directory beside
+ * the output, each file then renamed to its final name (`PREFIX-<index>-of-<shards>`), then the commit
+ * marker (records, bytes, SHA-256 of each file). An index already committed is not run again; two
+ * runs of one index at once write the same bytes under the same names, so either may win.
+ *
+ * @throws TfpipeError `PLAN_INDEX`, `INPUT_CHANGED` (naming the file), and the pipeline's errors.
+ */
+export async function workShard(
+  plan: ScalePlan,
+  index: number,
+  options: WorkShardOptions = {},
+): Promise<WorkShardResult> {
+  checkIndex(plan, index);
+  const committed = await readMarker(plan, index);
+  if (committed !== undefined) return { skipped: true, marker: committed };
+  const shard = plan.shards[index]!;
+  await checkPlanInputs([...new Set(shard.units.map((unit) => plan.inputs[plan.units[unit]!.input]!))]);
+  const { removeStaleTemporaries, temporaryPath, releaseTemporary, shardName } =
+    await importSinkTfrecord("a plan's work");
+  const stem = `shard-${String(index).padStart(5, '0')}`;
+  await mkdir(plan.directory, { recursive: true });
+  // Temporaries of this index left by a killed worker on this host.
+  await removeStaleTemporaries(plan.directory, stem);
+  const dropLease = await takeLease(plan, index);
+  const staging = temporaryPath(plan.directory, stem);
+  try {
+    await mkdir(staging);
+    const loaded = await shardPipeline(plan, index, staging);
+    await runPipeline(loaded, {
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      onProgress: (progress) => {
+        if (progress.records > 0) crashPoint('mid-write');
+        options.onProgress?.(progress);
+      },
+    });
+    const files: MarkedFile[] = [];
+    const stats: Record<string, DatasetStats> = {};
+    const renames: [string, string][] = [];
+    for (const name of (await readdir(staging)).filter((item) => item.endsWith(MANIFEST)).sort()) {
+      const manifest = JSON.parse(await readFile(join(staging, name), 'utf8')) as TfrecordManifest;
+      const prefix = name.slice(0, -MANIFEST.length);
+      stats[prefix] = manifest;
+      for (const { index: indexFile, ...written } of manifest.shards) {
+        const suffix = written.name.slice(written.name.indexOf(ONE_SHARD) + ONE_SHARD.length);
+        const final = shardName(prefix, index, plan.shardCount, suffix);
+        files.push({ ...written, name: final, prefix });
+        renames.push([written.name, final]);
+        if (indexFile !== undefined) renames.push([indexFile, `${final}.idx`]);
+      }
+    }
+    crashPoint('before-rename');
+    for (const [from, to] of renames) await rename(join(staging, from), join(plan.directory, to));
+    crashPoint('before-marker');
+    const marker: ShardMarker = { plan: plan.checksum, index, files, stats };
+    await writeMarker(plan, marker);
+    return { skipped: false, marker };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+    releaseTemporary(staging);
+    await dropLease();
+  }
+}
