@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { convertCommand } from './convert-command.js';
 import { countCommand } from './count-command.js';
+import { headCommand } from './head-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { runCommand } from './run-command.js';
 import { schemaCommand } from './schema-command.js';
@@ -12,6 +13,7 @@ export const commands: readonly Command[] = [
   convertCommand,
   runCommand,
   inspectCommand,
+  headCommand,
   countCommand,
   verifyCommand,
   schemaCommand,
