@@ -2,6 +2,7 @@ import type { Command } from '../command.js';
 import { convertCommand } from './convert-command.js';
 import { countCommand } from './count-command.js';
 import { headCommand } from './head-command.js';
+import { indexCommand } from './index-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { runCommand } from './run-command.js';
 import { schemaCommand } from './schema-command.js';
@@ -16,6 +17,7 @@ export const commands: readonly Command[] = [
   headCommand,
   countCommand,
   verifyCommand,
+  indexCommand,
   schemaCommand,
   viewCommand,
 ];
