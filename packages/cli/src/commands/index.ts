@@ -1,6 +1,8 @@
 import type { Command } from '../command.js';
 import { convertCommand } from './convert-command.js';
 import { countCommand } from './count-command.js';
+import { headCommand } from './head-command.js';
+import { indexCommand } from './index-command.js';
 import { finalizeCommand } from './finalize-command.js';
 import { inspectCommand } from './inspect-command.js';
 import { planCommand } from './plan-command.js';
@@ -24,8 +26,10 @@ export const commands: readonly Command[] = [
   queueCommand,
   workerCommand,
   inspectCommand,
+  headCommand,
   countCommand,
   verifyCommand,
+  indexCommand,
   schemaCommand,
   viewCommand,
 ];

@@ -13,15 +13,17 @@ import type { Column } from './column.js';
  * is a wrong count even with a default, as TensorFlow's parser has it.
  */
 export class DenseColumn implements Column {
-  private readonly elements: number;
+  /** Values per Example: the product of the shape. */
+  readonly elements: number;
   private readonly kind: number;
   private buffer: ValueBuffer;
   private batchSize = 0;
 
   constructor(
     private readonly key: string,
-    private readonly slot: number,
-    private readonly spec: FixedLenSpec,
+    /** The feature's slot in the parser's key list. */
+    readonly slot: number,
+    readonly spec: FixedLenSpec,
   ) {
     this.elements = spec.shape.reduce((product, dimension) => product * dimension, 1);
     this.kind = kindNumberOf(spec.dtype);
@@ -32,6 +34,11 @@ export class DenseColumn implements Column {
     this.batchSize = batchSize;
     this.buffer = new ValueBuffer(this.spec.dtype, batchSize * this.elements);
     this.buffer.length = batchSize * this.elements;
+  }
+
+  /** The batch's values (a new buffer per `start`), which the dense fast path writes into. */
+  get values(): ValueBuffer {
+    return this.buffer;
   }
 
   read(locator: FeatureLocator, exampleIndex: number): void {

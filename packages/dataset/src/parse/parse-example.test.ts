@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fixedLen, fixedLenSequence, ragged, sparse, varLen } from '../spec/feature-spec.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import { parseExample } from './parse-example.js';
-import { plain, serialize, sparseTriple } from './tensor-test-helpers.js';
+import { field, plain, serialize, sparseTriple } from './tensor-test-helpers.js';
 
 function failure(run: () => unknown): TfpipeError {
   try {
@@ -13,19 +13,6 @@ function failure(run: () => unknown): TfpipeError {
     throw error;
   }
   throw new Error('expected a TfpipeError');
-}
-
-/** A length-delimited field: its tag, its length as a varint, its payload. */
-function field(tag: number, payload: Uint8Array): Uint8Array {
-  const length: number[] = [];
-  for (let rest = payload.length; ; rest >>>= 7) {
-    if (rest < 0x80) {
-      length.push(rest);
-      break;
-    }
-    length.push((rest & 0x7f) | 0x80);
-  }
-  return new Uint8Array([tag, ...length, ...payload]);
 }
 
 const hex = (text: string): Uint8Array =>

@@ -3,7 +3,9 @@ import type { SerializedRecord } from '@tfpipe/core';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch, Tensor } from '../tensor.js';
 import { FeatureLocator } from '../wire/feature-locator.js';
+import type { Column } from './column.js';
 import { compileSpec } from './compile-spec.js';
+import { DenseRecordReader } from './dense-record-reader.js';
 import { locateError, recordPosition } from './record-position.js';
 import type { BatchOrigin } from './record-position.js';
 
@@ -21,6 +23,105 @@ export interface ExampleParser<Spec extends ExampleParseSpec> {
   parse(records: readonly SerializedRecord[], origin?: BatchOrigin): ParsedBatch<Spec>;
 }
 
+/** A record whose bytes the wire batcher fills in only when the general parser needs them. */
+export interface SpanRecord {
+  data: Uint8Array;
+  file: string;
+  recordIndex: number;
+  byteOffset: number;
+}
+
+/**
+ * The parser behind `parseExample` and the dataset's fused path: the dense fast path
+ * ({@link DenseRecordReader}) for each record it can take, the general locator and columns for the rest.
+ */
+export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser<Spec> {
+  readonly #columns: readonly (readonly [string, Column])[];
+  readonly #locator: FeatureLocator;
+  readonly #dense: DenseRecordReader | undefined;
+
+  constructor(readonly spec: Spec) {
+    const { keys, columns } = compileSpec(spec);
+    this.#columns = columns;
+    this.#locator = new FeatureLocator(keys);
+    this.#dense = DenseRecordReader.of(
+      keys,
+      columns.map(([, column]) => column),
+    );
+  }
+
+  parse(records: readonly SerializedRecord[], origin: BatchOrigin = {}): ParsedBatch<Spec> {
+    this.#start(records.length);
+    const dense = this.#dense;
+    for (let batchIndex = 0; batchIndex < records.length; batchIndex++) {
+      const record = records[batchIndex]!;
+      let bytes = record instanceof Uint8Array ? record : record.data;
+      if (dense !== undefined && bytes instanceof Uint8Array) {
+        // A Buffer (a Uint8Array subclass) is read through a plain view, as WireReader.reset does.
+        if (bytes.constructor !== Uint8Array)
+          bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+        if (dense.read(bytes, 0, bytes.length, batchIndex)) continue;
+      }
+      this.#general(record, batchIndex, origin);
+    }
+    return this.#finish();
+  }
+
+  /**
+   * Parses `count` records lying back to back in `bytes` (record `i` ends at `ends[i]`); `places[i]`
+   * gives its position, and its `data` is set only when the general parser reads it.
+   */
+  parseSpans(
+    bytes: Uint8Array,
+    ends: readonly number[],
+    count: number,
+    places: SpanRecord[],
+  ): ParsedBatch<Spec> {
+    this.#start(count);
+    const dense = this.#dense;
+    let start = 0;
+    for (let batchIndex = 0; batchIndex < count; batchIndex++) {
+      const end = ends[batchIndex]!;
+      if (dense === undefined || !dense.read(bytes, start, end, batchIndex)) {
+        const place = places[batchIndex]!;
+        place.data = bytes.subarray(start, end);
+        this.#general(place, batchIndex, {});
+      }
+      start = end;
+    }
+    return this.#finish();
+  }
+
+  #start(batchSize: number): void {
+    for (const [, column] of this.#columns) column.start(batchSize);
+    this.#dense?.bind();
+  }
+
+  #general(record: SerializedRecord, batchIndex: number, origin: BatchOrigin): void {
+    let field: string | undefined;
+    try {
+      const bytes = record instanceof Uint8Array ? record : record.data;
+      if (!(bytes instanceof Uint8Array))
+        throw new TfpipeError('PROTO_DECODE', 'malformed Example', {
+          reason: 'a record must be a Uint8Array',
+        });
+      this.#locator.locate(bytes);
+      for (const [name, column] of this.#columns) {
+        field = name;
+        column.read(this.#locator, batchIndex);
+      }
+    } catch (error) {
+      throw locateError(error, recordPosition(record, batchIndex, origin), field, 'parseExample');
+    }
+  }
+
+  #finish(): ParsedBatch<Spec> {
+    const batch = Object.create(null) as Record<string, Tensor>;
+    for (const [name, column] of this.#columns) batch[name] = column.finish();
+    return batch as ParsedBatch<Spec>;
+  }
+}
+
 /**
  * `tf.io.parse_example` in TypeScript: compiles `spec` once, then decodes each batch of serialized
  * Examples straight from their wire bytes into the batch's typed arrays, with TensorFlow's semantics
@@ -28,32 +129,6 @@ export interface ExampleParser<Spec extends ExampleParseSpec> {
  * @throws TfpipeError `INVALID_OPTION` for a bad spec
  */
 export function parseExample<const Spec extends ExampleParseSpec>(spec: Spec): ExampleParser<Spec> {
-  const { keys, columns } = compileSpec(spec);
-  const locator = new FeatureLocator(keys);
-  return {
-    spec,
-    parse(records: readonly SerializedRecord[], origin: BatchOrigin = {}): ParsedBatch<Spec> {
-      for (const [, column] of columns) column.start(records.length);
-      records.forEach((record, batchIndex) => {
-        let field: string | undefined;
-        try {
-          const bytes = record instanceof Uint8Array ? record : record.data;
-          if (!(bytes instanceof Uint8Array))
-            throw new TfpipeError('PROTO_DECODE', 'malformed Example', {
-              reason: 'a record must be a Uint8Array',
-            });
-          locator.locate(bytes);
-          for (const [name, column] of columns) {
-            field = name;
-            column.read(locator, batchIndex);
-          }
-        } catch (error) {
-          throw locateError(error, recordPosition(record, batchIndex, origin), field, 'parseExample');
-        }
-      });
-      const batch = Object.create(null) as Record<string, Tensor>;
-      for (const [name, column] of columns) batch[name] = column.finish();
-      return batch as ParsedBatch<Spec>;
-    },
-  };
+  const parser = new BatchParser(spec);
+  return { spec, parse: (records, origin) => parser.parse(records, origin) };
 }

@@ -47,3 +47,16 @@ export function raggedList(tensor: Tensor): unknown[] {
   }
   return items;
 }
+
+/** A length-delimited field: its tag, its length as a varint, its payload. */
+export function field(tag: number, payload: Uint8Array): Uint8Array {
+  const length: number[] = [];
+  for (let rest = payload.length; ; rest >>>= 7) {
+    if (rest < 0x80) {
+      length.push(rest);
+      break;
+    }
+    length.push((rest & 0x7f) | 0x80);
+  }
+  return new Uint8Array([tag, ...length, ...payload]);
+}

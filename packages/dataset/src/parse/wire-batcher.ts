@@ -1,13 +1,6 @@
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch } from '../tensor.js';
-import type { ExampleParser } from './parse-example.js';
-
-interface PlacedRecord {
-  data: Uint8Array;
-  file: string;
-  recordIndex: number;
-  byteOffset: number;
-}
+import type { BatchParser, SpanRecord } from './parse-example.js';
 
 const MIN_ARENA_BYTES = 64 * 1024;
 
@@ -18,16 +11,16 @@ const MIN_ARENA_BYTES = 64 * 1024;
  * `memcpy` rather than an array of its own, a record object and a stream read.
  */
 export class WireBatcher<Spec extends ExampleParseSpec> {
-  readonly #parser: ExampleParser<Spec>;
+  readonly #parser: BatchParser<Spec>;
   readonly #batchSize: number;
   #arena = new Uint8Array(MIN_ARENA_BYTES);
   #used = 0;
   readonly #ends: number[] = [];
-  readonly #places: PlacedRecord[] = [];
+  readonly #places: SpanRecord[] = [];
   #count = 0;
   #ready: ParsedBatch<Spec>[] = [];
 
-  constructor(parser: ExampleParser<Spec>, batchSize: number) {
+  constructor(parser: BatchParser<Spec>, batchSize: number) {
     this.#parser = parser;
     this.#batchSize = batchSize;
   }
@@ -65,17 +58,8 @@ export class WireBatcher<Spec extends ExampleParseSpec> {
   }
 
   #parse(): void {
-    const places = this.#places;
-    const count = this.#count;
-    let start = 0;
-    for (let at = 0; at < count; at++) {
-      const end = this.#ends[at]!;
-      places[at]!.data = this.#arena.subarray(start, end);
-      start = end;
-    }
-    const records = count === places.length ? places : places.slice(0, count);
     // Errors name each record's file, index and offset: the places are SerializedRecord objects.
-    this.#ready.push(this.#parser.parse(records));
+    this.#ready.push(this.#parser.parseSpans(this.#arena, this.#ends, this.#count, this.#places));
     this.#count = 0;
     this.#used = 0;
   }

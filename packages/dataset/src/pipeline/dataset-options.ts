@@ -30,8 +30,9 @@ export interface InterleaveOptions {
   /** Consecutive elements taken from each input in turn. @default 1 */
   readonly blockLength?: number;
   /**
-   * TensorFlow's flag to allow out-of-order elements; the order here is always deterministic (the
-   * open inputs read ahead in parallel either way).
+   * False lets elements come out of order to avoid stalls, as tf.data's `deterministic=False`: when
+   * the input whose turn it is has nothing read yet, the next open input that has takes its turn.
+   * Every element still comes exactly once. The open inputs read ahead in parallel either way.
    * @default true
    */
   readonly deterministic?: boolean;

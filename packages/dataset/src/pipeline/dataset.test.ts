@@ -41,6 +41,36 @@ describe('Dataset', () => {
     ]);
   });
 
+  it('interleave({ deterministic: false }) lets a ready input take the turn of one still reading', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // Input 0 stalls after its first element until the test opens the gate; input 1 never waits.
+    async function* input(x: number): AsyncGenerator<string> {
+      yield `${x}a`;
+      if (x === 0) await gate;
+      yield `${x}b`;
+      yield `${x}c`;
+    }
+    const run = async (deterministic: boolean): Promise<string[]> => {
+      const out: string[] = [];
+      // The gate opens once input 1 has ended, or after 100 ms (when input 0's turn waits for it).
+      const timer = setTimeout(release, 100);
+      for await (const element of fromArray([0, 1]).interleave(input, { cycleLength: 2, deterministic })) {
+        out.push(element);
+        if (element === '1c') release();
+      }
+      clearTimeout(timer);
+      return out;
+    };
+    const unordered = await run(false);
+    expect(unordered.indexOf('1c')).toBeLessThan(unordered.indexOf('0b'));
+    expect([...unordered].sort()).toEqual(['0a', '0b', '0c', '1a', '1b', '1c']);
+    expect(await run(true)).toEqual(['0a', '1a', '0b', '1b', '0c', '1c']);
+    expect(() => fromArray([0]).interleave(input, { deterministic: 'no' as never })).toThrow(
+      /deterministic must be a boolean/,
+    );
+  });
+
   it('take, skip and repeat compose as in tf.data', async () => {
     const numbers = fromArray(range(0, 10));
     expect(await collect(numbers.skip(2).take(5).repeat(2))).toEqual([2, 3, 4, 5, 6, 2, 3, 4, 5, 6]);

@@ -3,7 +3,14 @@ import type { SerializedRecord, StageReport } from '@tfpipe/core';
 import { parseExample } from '../parse/parse-example.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch } from '../tensor.js';
-import { checkCount, firstPass, invalidOption, type Chunks, type OpenChunks, type PassPosition } from './chunks.js';
+import {
+  checkCount,
+  firstPass,
+  invalidOption,
+  type Chunks,
+  type OpenChunks,
+  type PassPosition,
+} from './chunks.js';
 import { batchChunks } from './ops/batch-chunks.js';
 import { interleaveChunks } from './ops/interleave-chunks.js';
 import { filterChunks, mapChunks } from './ops/map-chunks.js';
@@ -155,7 +162,11 @@ export class Dataset<T> extends ReadableStream<T> {
     return this.derive((source, position) => {
       let iteration = iterations.get(position.iteration);
       if (iteration === undefined) iterations.set(position.iteration, (iteration = started++));
-      return shuffleChunks(source, size, new SeededRandom(seed, reshuffle ? passStream(iteration, position) : 0));
+      return shuffleChunks(
+        source,
+        size,
+        new SeededRandom(seed, reshuffle ? passStream(iteration, position) : 0),
+      );
     });
   }
 
@@ -169,7 +180,8 @@ export class Dataset<T> extends ReadableStream<T> {
 
   /**
    * Maps each element to a dataset and interleaves them: `cycleLength` open at once, `blockLength`
-   * elements from each in turn, deterministic (TensorFlow's `interleave`).
+   * elements from each in turn (TensorFlow's `interleave`); with `deterministic: false` an input with
+   * nothing read yet gives its turn to the next one that has.
    */
   interleave<U>(
     fn: (element: T) => AsyncIterable<U> | Dataset<U>,
@@ -177,8 +189,17 @@ export class Dataset<T> extends ReadableStream<T> {
   ): Dataset<U> {
     const cycleLength = checkCount('interleave', 'cycleLength', options.cycleLength ?? 1, 1);
     const blockLength = checkCount('interleave', 'blockLength', options.blockLength ?? 1, 1);
+    const deterministic = options.deterministic ?? true;
+    if (typeof deterministic !== 'boolean')
+      throw invalidOption('interleave', `deterministic must be a boolean, got ${JSON.stringify(deterministic)}`);
     return this.derive((source) =>
-      interleaveChunks(source, (element) => chunksOf(fn(element)), cycleLength, blockLength),
+      interleaveChunks(
+        source,
+        (element) => chunksOf(fn(element)),
+        cycleLength,
+        blockLength,
+        deterministic,
+      ),
     );
   }
 }

@@ -1,6 +1,6 @@
 import { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import type { RecordErrorOptions, SerializedRecord } from '@tfpipe/core';
-import { parseExample } from '../parse/parse-example.js';
+import { BatchParser } from '../parse/parse-example.js';
 import { WireBatcher } from '../parse/wire-batcher.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch } from '../tensor.js';
@@ -80,7 +80,7 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     options: ParseOptions = {},
   ): Dataset<ParsedBatch<Spec>> {
     const source = (this as unknown as TfrecordDataset).#source;
-    const parser = parseExample(spec);
+    const parser = new BatchParser(spec);
     const size = checkCount('parse', 'batchSize', options.batchSize ?? 1, 1);
     const dropRemainder = options.dropRemainder ?? false;
     return new Dataset(

@@ -7,25 +7,41 @@ interface Slot<U> {
   at: number;
   /** The slot's next chunk, asked for as soon as the last one arrived: the open inputs read in parallel. */
   next: Promise<IteratorResult<readonly U[]>>;
+  /** Whether `next` has settled (an input that can go on without waiting). */
+  settled: boolean;
 }
 
-function readAhead<U>(iterator: AsyncIterator<readonly U[]>): Promise<IteratorResult<readonly U[]>> {
-  const next = iterator.next();
+/** Asks `slot`'s input for its next chunk, noting in the slot when it arrives. */
+function readAhead<U>(slot: Slot<U>): void {
+  slot.settled = false;
+  const next = slot.iterator.next();
+  slot.next = next;
   // Awaited in its turn; this keeps a failure that waits for it from being "unhandled".
-  next.catch(() => undefined);
-  return next;
+  const settle = (): void => {
+    if (slot.next === next) slot.settled = true;
+  };
+  next.then(settle, settle);
+}
+
+/** Whether the input in `slot` can give an element now, or a place is free for the next input. */
+function ready<U>(slot: Slot<U> | undefined, endOfInput: boolean): boolean {
+  return slot === undefined ? !endOfInput : slot.at < slot.chunk.length || slot.settled;
 }
 
 /**
  * TensorFlow's `interleave` (its `InterleaveDatasetOp`, deterministic): `cycleLength` inputs open at
  * once, `blockLength` elements from each in turn; an input that ends leaves its place in the cycle to
  * the next input element when the cycle comes back to it. Each open input reads one chunk ahead.
+ * Not `deterministic`: when the input whose turn it is has nothing read yet, the next one in the
+ * cycle that has takes its turn (tf.data's `deterministic=False`), and with none ready it waits for
+ * the first that is.
  */
 export async function* interleaveChunks<T, U>(
   source: Chunks<T>,
   open: (element: T) => Chunks<U>,
   cycleLength: number,
   blockLength: number,
+  deterministic = true,
 ): Chunks<U> {
   const input = source[Symbol.asyncIterator]();
   let inputChunk: readonly T[] = [];
@@ -53,11 +69,27 @@ export async function* interleaveChunks<T, U>(
           }
           continue;
         }
+        if (!deterministic && !slot.settled) {
+          const other = slots.findIndex((_, at) => ready(slots[(cycle + at) % cycleLength], endOfInput));
+          if (other > 0) {
+            block = 0;
+            cycle = (cycle + other) % cycleLength;
+          } else {
+            // Nothing is ready: what is gathered goes out before the wait, as a stall is what this avoids.
+            if (out.length > 0) {
+              yield out;
+              out = [];
+            }
+            const pending = slots.flatMap((open) => (open === undefined ? [] : [open.next]));
+            await Promise.race(pending).catch(() => undefined);
+          }
+          continue;
+        }
         const result = await slot.next;
         if (result.done !== true) {
           slot.chunk = result.value;
           slot.at = 0;
-          slot.next = readAhead(slot.iterator);
+          readAhead(slot);
           continue;
         }
         slots[cycle] = undefined;
@@ -71,7 +103,15 @@ export async function* interleaveChunks<T, U>(
         }
         if (endOfInput) continue;
         const iterator = open(inputChunk[inputAt++]!)[Symbol.asyncIterator]();
-        slots[cycle] = { iterator, chunk: [], at: 0, next: readAhead(iterator) };
+        const opened: Slot<U> = {
+          iterator,
+          chunk: [],
+          at: 0,
+          next: Promise.resolve({ done: true, value: undefined }),
+          settled: false,
+        };
+        readAhead(opened);
+        slots[cycle] = opened;
         openCount++;
       } else advance();
     }

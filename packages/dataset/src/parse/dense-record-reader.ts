@@ -1,0 +1,274 @@
+import { LITTLE_ENDIAN } from '../wire/value-buffer.js';
+import { readInt64, readLength, varintResult } from '../wire/wire-varint.js';
+import type { Column } from './column.js';
+import { DenseColumn } from './dense-column.js';
+
+/** How a slot's values are stored: one code per output array type, so each store site sees one type. */
+const INT64 = 0;
+const INT32 = 1;
+const NUMBER = 2;
+const FLOAT32 = 3;
+const BYTES = 4;
+const MODES = { int64: INT64, int32: INT32, number: NUMBER, float32: FLOAT32, string: BYTES } as const;
+/** The `tf.train.Feature` tag of each mode's list: int64_list, float_list, bytes_list. */
+const LIST_TAGS = [0x1a, 0x1a, 0x1a, 0x12, 0x0a];
+/** At most this many packed floats are copied byte by byte rather than through a `subarray`. */
+const SMALL_COPY = 16;
+const EMPTY_WORDS = new Int32Array(0);
+const EMPTY_FLOATS = new Float64Array(0);
+const EMPTY_BYTES = new Uint8Array(0);
+
+/**
+ * The fast path of `parseExample` when every output is a FixedLen feature: one pass over an Example's
+ * bytes, as the usual writers lay them out (one `features` field, map entries `key, value` with short
+ * keys, one list per Feature, packed or unpacked), storing each value straight into its batch array,
+ * with the slot of each entry predicted from the previous Example. `read` returns false for anything
+ * else (a missing, repeated, kindless or wrongly typed feature, a wrong count, an out-of-range int64,
+ * an unusual layout, malformed bytes), and the general parser reads that record again from scratch:
+ * it overwrites every value of the row and raises TensorFlow's errors, so both give the same batch.
+ */
+export class DenseRecordReader {
+  private readonly keys: Uint8Array[];
+  private readonly byLength: (number[] | undefined)[] = [];
+  private readonly modes: Uint8Array;
+  private readonly elements: Int32Array;
+  private readonly seen: Int32Array;
+  /** Each key's first and last 4 bytes as little-endian words (keys of 4 to 8 bytes are compared by them). */
+  private readonly heads: Int32Array;
+  private readonly tails: Int32Array;
+  private stamp = 0;
+  private predicted = new Int32Array(64).fill(-1);
+  private readonly words: Int32Array[];
+  private readonly numbers: Float64Array[];
+  private readonly floatBytes: Uint8Array[];
+  private readonly strings: Uint8Array[][];
+
+  private constructor(
+    keys: readonly string[],
+    private readonly columns: readonly DenseColumn[],
+  ) {
+    const encoder = new TextEncoder();
+    this.keys = keys.map((key) => encoder.encode(key));
+    this.keys.forEach((key, slot) => (this.byLength[key.length] ??= []).push(slot));
+    this.modes = Uint8Array.from(columns, (column) => MODES[column.spec.dtype]);
+    this.elements = Int32Array.from(columns, (column) => column.elements);
+    this.seen = new Int32Array(keys.length);
+    const word = (key: Uint8Array, at: number): number =>
+      key[at]! | (key[at + 1]! << 8) | (key[at + 2]! << 16) | (key[at + 3]! << 24) | 0;
+    this.heads = Int32Array.from(this.keys, (key) => (key.length >= 4 ? word(key, 0) : 0));
+    this.tails = Int32Array.from(this.keys, (key) => (key.length >= 4 ? word(key, key.length - 4) : 0));
+    this.words = columns.map(() => EMPTY_WORDS);
+    this.numbers = columns.map(() => EMPTY_FLOATS);
+    this.floatBytes = columns.map(() => EMPTY_BYTES);
+    this.strings = columns.map(() => []);
+  }
+
+  /** A reader for the spec's columns, or undefined unless all are FixedLen (each on its own key). */
+  static of(keys: readonly string[], columns: readonly Column[]): DenseRecordReader | undefined {
+    if (!LITTLE_ENDIAN || columns.length !== keys.length || keys.length === 0) return undefined;
+    const dense: DenseColumn[] = [];
+    for (const column of columns) {
+      if (!(column instanceof DenseColumn) || column.slot !== dense.length) return undefined;
+      dense.push(column);
+    }
+    return new DenseRecordReader(keys, dense);
+  }
+
+  /** Takes the arrays of the batch the columns just started. */
+  bind(): void {
+    this.columns.forEach((column, slot) => {
+      const values = column.values;
+      const data = values.data;
+      if (values.words !== undefined) this.words[slot] = values.words;
+      else if (data instanceof Int32Array) this.words[slot] = data;
+      else if (data instanceof Float64Array) this.numbers[slot] = data;
+      else if (data instanceof Float32Array)
+        this.floatBytes[slot] = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+      else this.strings[slot] = data as Uint8Array[];
+    });
+  }
+
+  /** Reads the Example in `bytes[start, end)` into row `row`; false leaves it to the general parser. */
+  read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
+    if (bytes[start] !== 0x0a || start >= end) return false;
+    let position = readLength(bytes, start + 1, end);
+    if (position < 0 || position + varintResult.low !== end) return false;
+    const stamp = ++this.stamp;
+    const seen = this.seen;
+    let found = 0;
+    let entryIndex = 0;
+    while (position < end) {
+      if (bytes[position] !== 0x0a) return false;
+      position = readLength(bytes, position + 1, end);
+      if (position < 0) return false;
+      const entryEnd = position + varintResult.low;
+      const keyLength = bytes[position + 1] as number;
+      const keyEnd = position + 2 + keyLength;
+      if (entryEnd > end || bytes[position] !== 0x0a || keyLength >= 0x80 || keyEnd >= entryEnd) return false;
+      if (bytes[keyEnd] !== 0x12) return false;
+      position = readLength(bytes, keyEnd + 1, entryEnd);
+      if (position < 0 || position + varintResult.low !== entryEnd) return false;
+      const slot = this.find(bytes, keyEnd - keyLength, keyEnd, entryIndex++);
+      if (slot >= 0) {
+        if (seen[slot] === stamp) return false;
+        seen[slot] = stamp;
+        found++;
+        const mode = this.modes[slot] as number;
+        if (position >= entryEnd || bytes[position] !== LIST_TAGS[mode]) return false;
+        position = readLength(bytes, position + 1, entryEnd);
+        if (position < 0 || position + varintResult.low !== entryEnd) return false;
+        if (!this.values(bytes, position, entryEnd, slot, mode, row)) return false;
+      }
+      position = entryEnd;
+    }
+    return found === this.keys.length;
+  }
+
+  private values(
+    bytes: Uint8Array,
+    start: number,
+    end: number,
+    slot: number,
+    mode: number,
+    row: number,
+  ): boolean {
+    const elements = this.elements[slot] as number;
+    if (mode === BYTES)
+      return this.byteValues(bytes, start, end, this.strings[slot]!, row * elements, elements);
+    if (mode === FLOAT32)
+      return this.floatValues(bytes, start, end, this.floatBytes[slot]!, row * elements, elements);
+    return this.intValues(bytes, start, end, slot, mode, row * elements, elements);
+  }
+
+  private byteValues(
+    bytes: Uint8Array,
+    position: number,
+    end: number,
+    out: Uint8Array[],
+    offset: number,
+    count: number,
+  ): boolean {
+    for (let index = 0; index < count; index++) {
+      if (position >= end || bytes[position] !== 0x0a) return false;
+      position = readLength(bytes, position + 1, end);
+      const valueEnd = position + varintResult.low;
+      if (position < 0 || valueEnd > end) return false;
+      out[offset + index] = bytes.slice(position, valueEnd);
+      position = valueEnd;
+    }
+    return position === end;
+  }
+
+  private floatValues(
+    bytes: Uint8Array,
+    position: number,
+    end: number,
+    out: Uint8Array,
+    offset: number,
+    count: number,
+  ): boolean {
+    const length = count * 4;
+    if (bytes[position] === 0x0a) {
+      // Packed: exactly the values' bytes, as TensorFlow and tfpipe write them.
+      position = readLength(bytes, position + 1, end);
+      if (position < 0 || varintResult.low !== length || position + length !== end) return false;
+      if (count > SMALL_COPY) out.set(bytes.subarray(position, end), offset * 4);
+      else
+        for (let index = 0; index < length; index++)
+          out[offset * 4 + index] = bytes[position + index] as number;
+      return true;
+    }
+    if (end - position !== count * 5) return false;
+    for (let index = 0; index < count; index++, position += 5) {
+      if (bytes[position] !== 0x0d) return false;
+      const at = (offset + index) * 4;
+      out[at] = bytes[position + 1] as number;
+      out[at + 1] = bytes[position + 2] as number;
+      out[at + 2] = bytes[position + 3] as number;
+      out[at + 3] = bytes[position + 4] as number;
+    }
+    return true;
+  }
+
+  private intValues(
+    bytes: Uint8Array,
+    position: number,
+    end: number,
+    slot: number,
+    mode: number,
+    offset: number,
+    count: number,
+  ): boolean {
+    const packed = bytes[position] === 0x0a;
+    if (packed) {
+      position = readLength(bytes, position + 1, end);
+      if (position < 0 || position + varintResult.low !== end) return false;
+    }
+    for (let index = 0; index < count; index++) {
+      if (!packed) {
+        if (position >= end || bytes[position] !== 0x08) return false;
+        position++;
+      }
+      position = readInt64(bytes, position, end);
+      if (position < 0) return false;
+      const { low, high } = varintResult;
+      const at = offset + index;
+      if (mode === INT64) {
+        const words = this.words[slot]!;
+        words[at * 2] = low;
+        words[at * 2 + 1] = high;
+      } else if (mode === INT32) {
+        if (high !== (low | 0) >> 31) return false;
+        this.words[slot]![at] = low;
+      } else {
+        const value = high * 4294967296 + low;
+        if (high < -0x200000 || high > 0x1fffff || !Number.isSafeInteger(value)) return false;
+        this.numbers[slot]![at] = value;
+      }
+    }
+    return position === end;
+  }
+
+  private find(bytes: Uint8Array, start: number, end: number, entryIndex: number): number {
+    if (entryIndex >= this.predicted.length) {
+      const grown = new Int32Array(entryIndex * 2).fill(-1);
+      grown.set(this.predicted);
+      this.predicted = grown;
+    }
+    const guess = this.predicted[entryIndex] as number;
+    if (guess >= 0 && this.matches(bytes, guess, start, end)) return guess;
+    let slot = -1;
+    for (const candidate of this.byLength[end - start] ?? []) {
+      if (this.matches(bytes, candidate, start, end)) {
+        slot = candidate;
+        break;
+      }
+    }
+    this.predicted[entryIndex] = slot;
+    return slot;
+  }
+
+  private matches(bytes: Uint8Array, slot: number, start: number, end: number): boolean {
+    const key = this.keys[slot] as Uint8Array;
+    const length = key.length;
+    if (length !== end - start) return false;
+    if (length >= 4 && length <= 8) {
+      // Two 4-byte words, the first and the last, cover every byte of a key of 4 to 8 bytes.
+      const last = end - 4;
+      return (
+        this.heads[slot] ===
+          ((bytes[start] as number) |
+            ((bytes[start + 1] as number) << 8) |
+            ((bytes[start + 2] as number) << 16) |
+            ((bytes[start + 3] as number) << 24)) &&
+        this.tails[slot] ===
+          ((bytes[last] as number) |
+            ((bytes[last + 1] as number) << 8) |
+            ((bytes[last + 2] as number) << 16) |
+            ((bytes[last + 3] as number) << 24))
+      );
+    }
+    for (let index = 0; index < length; index++) if (key[index] !== bytes[start + index]) return false;
+    return true;
+  }
+}
