@@ -47,6 +47,8 @@ export interface BenchCase {
   readonly comparisons: readonly Comparison[];
   /** Sides to run only with `--full`. */
   readonly fullOnly?: readonly string[];
+  /** Why the case cannot run on this machine (a browser missing), or undefined when it can. */
+  unavailable?(): string | undefined;
 }
 
 export interface SideDefinition {

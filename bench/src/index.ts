@@ -20,6 +20,7 @@ import { largeRecordsCase } from './cases/large-records.js';
 import { parquetCase } from './cases/parquet.js';
 import { readCase, tabularCase } from './cases/tabular.js';
 import { tinyRecordsCase } from './cases/tiny-records.js';
+import { viewerCase } from './cases/viewer.js';
 import { formatComparison, formatNotes } from './report.js';
 
 const CASES: readonly BenchCase[] = [
@@ -31,6 +32,7 @@ const CASES: readonly BenchCase[] = [
   parquetCase,
   tinyRecordsCase,
   cliCase,
+  viewerCase,
 ];
 const RESULT_MARK = 'BENCH_RESULT ';
 
@@ -88,6 +90,11 @@ function flushWrites(): void {
 }
 
 async function runCase(bench: BenchCase, scale: number, repeats: number, full: boolean): Promise<boolean> {
+  const unavailable = bench.unavailable?.();
+  if (unavailable !== undefined) {
+    console.log(`\n${bench.title}\n  skipped: ${unavailable}`);
+    return true;
+  }
   const root = await mkdtemp(join(tmpdir(), `tfpipe-bench-${bench.name}-`));
   try {
     const dataDirectory = join(root, 'data');

@@ -10,8 +10,14 @@ export interface ByteSource {
   read(start: number, end: number): Promise<Uint8Array>;
 }
 
-/** How much of the file one read takes while streaming, in bytes. @default 4 MiB */
-export const STREAM_CHUNK_BYTES = 4 * 1024 * 1024;
+/** How much of the file one read takes while streaming, in bytes. @default 8 MiB */
+export const STREAM_CHUNK_BYTES = 8 * 1024 * 1024;
+/**
+ * Reads kept in flight while one slice is parsed: a `File.slice` read crosses to the browser
+ * process and back, so reading the next slices while this one is verified keeps the file flowing.
+ * @default 2
+ */
+export const STREAM_READ_AHEAD = 2;
 
 /** The {@link ByteSource} of what the page handed over. */
 export function byteSource(source: FileSource): ByteSource {
@@ -42,24 +48,40 @@ export function byteSource(source: FileSource): ByteSource {
 }
 
 /**
- * The file as a pull-based stream of {@link STREAM_CHUNK_BYTES} slices: only the slice being read is
- * in memory, so files larger than memory (and past 2 GB) stream. `onRead` gets the bytes read so far.
+ * The file as a pull-based stream of {@link STREAM_CHUNK_BYTES} slices, {@link STREAM_READ_AHEAD}
+ * reads ahead of its reader: only those slices are in memory, so files larger than memory (and past
+ * 2 GB) stream. `onRead` gets the bytes handed out so far.
  */
 export function sliceStream(
   source: ByteSource,
   onRead: (bytesRead: number) => void,
   chunkBytes = STREAM_CHUNK_BYTES,
+  readAhead = STREAM_READ_AHEAD,
 ): ReadableStream<Uint8Array> {
-  let position = 0;
+  let requested = 0;
+  let handedOut = 0;
+  const reads: Promise<Uint8Array>[] = [];
+  const requestMore = (): void => {
+    while (reads.length < Math.max(1, readAhead) && requested < source.size) {
+      const end = Math.min(source.size, requested + chunkBytes);
+      const read = source.read(requested, end);
+      // Seen by the reader when it gets there; until then an early failure is not unhandled.
+      read.catch(() => undefined);
+      reads.push(read);
+      requested = end;
+    }
+  };
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (position >= source.size) return controller.close();
-        const end = Math.min(source.size, position + chunkBytes);
-        const bytes = await source.read(position, end);
-        position = end;
-        onRead(position);
+        requestMore();
+        const next = reads.shift();
+        if (next === undefined) return controller.close();
+        const bytes = await next;
+        handedOut += bytes.length;
+        onRead(handedOut);
         controller.enqueue(bytes);
+        requestMore();
       },
     },
     { highWaterMark: 0 },

@@ -1,10 +1,12 @@
-import { TfpipeError, reportOf } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import {
+  DEFAULT_MAX_RECORD_BYTES,
+  TfrecordReader,
+  crc32c,
   detectCompression,
-  iterate,
-  readTfrecordStream,
-  type LostRegion,
-  type TfRecord,
+  wasmCrc32c,
+  type Crc32cFunction,
   type TfrecordCompression,
 } from '@tfpipe/sink-tfrecord/web';
 import { sliceStream, type ByteSource } from './byte-source.js';
@@ -18,6 +20,16 @@ import type { LostRange, RecordDetail, Problem, RecordRow, WorkerResponse } from
 export const MAX_LISTED_PROBLEMS = 1000;
 /** How often the reading pass reports progress, in milliseconds. @default 100 */
 const PROGRESS_INTERVAL_MS = 100;
+
+let fastestCrc: Crc32cFunction | undefined;
+/**
+ * The WebAssembly CRC-32C where the worker may compile WebAssembly (a browser's V8 reads typed
+ * arrays in JavaScript several times slower than Node's), else the JavaScript one.
+ */
+function verifyingCrc(): Crc32cFunction {
+  fastestCrc ??= wasmCrc32c() ?? crc32c;
+  return fastestCrc;
+}
 
 /**
  * One file open in the worker: a single streaming pass verifies both CRCs of every record and indexes
@@ -57,13 +69,13 @@ export class OpenFile {
         records: this.index.count,
         problems: this.problems,
       });
-    const stream = this.#records((read) => (bytesRead = read));
+    const reader = this.#reader((read) => (bytesRead = read));
     try {
-      for await (const record of iterate(stream)) {
-        this.index.add(record.recordIndex, record.byteOffset, record.data.length);
-        if (this.compression !== 'none') this.#cache.add(record.data);
+      // One chunk of the file a step: records are verified and indexed inside the reader, with no
+      // object, copy or message per record.
+      while ((await reader.read()) !== undefined) {
         const now = performance.now();
-        if (now - lastPost >= PROGRESS_INTERVAL_MS || this.index.count === 1) {
+        if (now - lastPost >= PROGRESS_INTERVAL_MS || (lastPost === 0 && this.index.count > 0)) {
           lastPost = now;
           progress();
         }
@@ -72,9 +84,11 @@ export class OpenFile {
       this.#addProblem(error);
     }
     progress();
-    const lost = ((reportOf(stream)?.details?.lost ?? []) as readonly LostRegion[]).map(
-      (region): LostRange => ({ start: region.start, end: region.end, reason: region.reason }),
-    );
+    const lost = reader.unframer.lost.map((region): LostRange => ({
+      start: region.start,
+      end: region.end,
+      reason: region.reason,
+    }));
     post({
       type: 'done',
       records: this.index.count,
@@ -118,12 +132,22 @@ export class OpenFile {
     };
   }
 
-  #records(onRead: (bytesRead: number) => void): ReadableStream<TfRecord> {
-    return readTfrecordStream(sliceStream(this.source, onRead), {
+  /** The reading pass's reader: verifies both CRCs, indexes each good record, lists the problems. */
+  #reader(onRead: (bytesRead: number) => void): TfrecordReader {
+    const compressed = this.compression !== 'none';
+    return new TfrecordReader(sliceStream(this.source, onRead), {
       file: this.source.name,
+      stage: 'tfpipe view',
       compression: this.compression,
-      onError: 'skip',
-      onSkip: (error) => this.#addProblem(error),
+      maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
+      policy: new RecordErrorPolicy({ onError: 'skip', onSkip: (error) => this.#addProblem(error) }),
+      crc: verifyingCrc(),
+      emit: false,
+      check: (data, place) => {
+        this.index.add(place.recordIndex, place.byteOffset, data.length);
+        if (compressed) this.#cache.add(data);
+        return true;
+      },
     });
   }
 

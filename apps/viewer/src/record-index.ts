@@ -73,13 +73,16 @@ export class PayloadCache {
   /** @param budgetBytes - the most payload bytes kept. */
   constructor(private readonly budgetBytes: number) {}
 
-  /** Keeps the payload of the next row while the budget allows. */
+  /**
+   * Keeps a copy of the payload of the next row while the budget allows (the payload may be a view
+   * into a read buffer that is reused).
+   */
   add(payload: Uint8Array): void {
     if (this.#full || this.#bytes + payload.length > this.budgetBytes) {
       this.#full = true;
       return;
     }
-    this.#payloads.push(payload);
+    this.#payloads.push(payload.slice());
     this.#bytes += payload.length;
   }
 

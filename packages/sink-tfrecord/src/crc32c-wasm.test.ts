@@ -9,14 +9,24 @@ import { fillFrameCrcs } from './fill-frame-crcs.js';
 import { type SharedFrameBuffers, takeSharedFrameBuffers } from './shared-buffers.js';
 import { wasmFrameFiller } from './wasm-frame-filler.js';
 
-/** What crc32c-wasm.ts must hold for `bytes`: the module the test below compares and `-u` writes. */
-function generatedSource(bytes: Uint8Array): string {
+/**
+ * What crc32c-wasm.ts must hold for `bytes` (the module) and `unshared` (the same with its memory
+ * import unshared): what the test below compares and `-u` writes.
+ */
+function generatedSource(bytes: Uint8Array, unshared: Uint8Array): string {
   return `// Generated from crc32c.wat by crc32c-wasm.test.ts: \`pnpm --filter @tfpipe/sink-tfrecord build:wasm\`.
 // Do not edit; edit crc32c.wat and run that.
 
 /** crc32c.wat compiled, in base64 (${bytes.length} bytes). Internal. */
 export const CRC32C_WASM =
   '${Buffer.from(bytes).toString('base64')}';
+
+/**
+ * crc32c.wat compiled with its memory import not shared (${unshared.length} bytes), for pages that are not
+ * cross-origin isolated, where shared memory does not exist. Internal.
+ */
+export const CRC32C_WASM_UNSHARED =
+  '${Buffer.from(unshared).toString('base64')}';
 `;
 }
 
@@ -41,14 +51,21 @@ describe('crc32c.wat', () => {
   it('is what crc32c-wasm.ts holds (run build:wasm after editing it)', async () => {
     const wabt = await wabtInit();
     const source = await readFile(new URL('./crc32c.wat', import.meta.url), 'utf8');
-    const module = wabt.parseWat('crc32c.wat', source, { threads: true });
-    try {
-      // wabt's types leave out validate's features argument, which shared memory needs.
-      (module as unknown as { validate(features: { threads: boolean }): void }).validate({ threads: true });
-      await expect(generatedSource(module.toBinary({}).buffer)).toMatchFileSnapshot('./crc32c-wasm.ts');
-    } finally {
-      module.destroy();
-    }
+    const unsharedSource = source.replace('(memory 1 65536 shared)', '(memory 1 65536)');
+    expect(unsharedSource).not.toBe(source);
+    const compile = (text: string): Uint8Array => {
+      const module = wabt.parseWat('crc32c.wat', text, { threads: true });
+      try {
+        // wabt's types leave out validate's features argument, which shared memory needs.
+        (module as unknown as { validate(features: { threads: boolean }): void }).validate({ threads: true });
+        return module.toBinary({}).buffer;
+      } finally {
+        module.destroy();
+      }
+    };
+    await expect(generatedSource(compile(source), compile(unsharedSource))).toMatchFileSnapshot(
+      './crc32c-wasm.ts',
+    );
   });
 
   it('gives the CRC-32C check value and the RFC 3720 vectors', () => {

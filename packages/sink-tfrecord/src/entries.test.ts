@@ -56,6 +56,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
   test('@tfpipe/sink-tfrecord/web', async () => {
     expect(await exportSurface(packageDirectory, './web', web)).toMatchInlineSnapshot(`
       [
+        "Crc32cFunction: type",
         "DEFAULT_MAX_RECORD_BYTES: number",
         "DecompressTfrecordOptions: type",
         "FrameRecordsOptions: type",
@@ -76,6 +77,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "iterate: function",
         "readTfrecordStream: function",
         "unframeRecords: function",
+        "wasmCrc32c: function",
         "writeRecordHeader: function",
       ]
     `);

@@ -1,7 +1,7 @@
 import type { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import { TfpipeError, type TfpipeErrorCode } from '@tfpipe/core';
 import { withPosition } from '@tfpipe/core/plugin';
-import { unmaskCrc, type Crc32cFunction } from './crc32c.js';
+import { crc32c, crc32cRange, unmaskCrc, type Crc32cFunction } from './crc32c.js';
 import { FRAME_OVERHEAD, HEADER_BYTES } from './frame-record.js';
 import type { Damage } from './damage.js';
 import type { RecordPlace } from './payload-check.js';
@@ -76,9 +76,18 @@ export class RecordUnframer {
   lostBytes = 0;
   /** Records that verified (handed out, unless `emit` is false). */
   records = 0;
+  /** With the JS CRC: a view of the buffer for `crc32cRange`, so no record costs a view or a subarray. */
+  readonly #viewCrc: boolean;
+  #view: DataView | undefined;
+  #viewOf: Uint8Array | undefined;
+  /** The last header whose length CRC held: its length's low and high words and its stored CRC. */
+  #lastLow = -1;
+  #lastHigh = -1;
+  #lastStored = -1;
 
   constructor(settings: RecordUnframerSettings) {
     this.#settings = settings;
+    this.#viewCrc = settings.crc === crc32c;
   }
 
   /** Bytes taken in so far. */
@@ -274,18 +283,34 @@ export class RecordUnframer {
 
   /** The header's length when its length CRC holds, else undefined. */
   #headerLength(buffer: Uint8Array, at: number): number | undefined {
-    if (unmaskCrc(readUint32(buffer, at + 8)) !== this.#settings.crc(buffer.subarray(at, at + 8)))
-      return undefined;
+    const low = readUint32(buffer, at);
     const high = readUint32(buffer, at + 4);
+    const stored = readUint32(buffer, at + 8);
+    // Records of one length share their header (tabular records repeat lengths): the last header
+    // that verified needs no CRC again.
+    if (low !== this.#lastLow || high !== this.#lastHigh || stored !== this.#lastStored) {
+      if (unmaskCrc(stored) !== this.#crc(buffer, at, at + 8)) return undefined;
+      this.#lastLow = low;
+      this.#lastHigh = high;
+      this.#lastStored = stored;
+    }
     // Beyond 2^53 a JS number is inexact; any such length is far past every allowed maximum anyway.
-    return high >= 0x20_0000 ? Number.MAX_SAFE_INTEGER : high * 0x1_0000_0000 + readUint32(buffer, at);
+    return high >= 0x20_0000 ? Number.MAX_SAFE_INTEGER : high * 0x1_0000_0000 + low;
   }
 
   #dataValid(buffer: Uint8Array, dataStart: number, length: number): boolean {
     return (
-      unmaskCrc(readUint32(buffer, dataStart + length)) ===
-      this.#settings.crc(buffer.subarray(dataStart, dataStart + length))
+      unmaskCrc(readUint32(buffer, dataStart + length)) === this.#crc(buffer, dataStart, dataStart + length)
     );
+  }
+
+  #crc(buffer: Uint8Array, start: number, end: number): number {
+    if (!this.#viewCrc) return this.#settings.crc(buffer.subarray(start, end));
+    if (this.#viewOf !== buffer) {
+      this.#view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+      this.#viewOf = buffer;
+    }
+    return crc32cRange(this.#view!, start, end);
   }
 
   #fail(code: TfpipeErrorCode, detail: string, reason: string, preferred: number | undefined): void {

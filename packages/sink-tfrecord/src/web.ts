@@ -22,5 +22,7 @@ export type { TfrecordReaderSettings } from './tfrecord-reader.js';
 // Framing and CRC primitives and the reader's record limits, for readers in the browser
 // (`@tfpipe/dataset`, the viewer) and tests that build records by hand
 export { crc32c } from './crc32c.js';
+export { wasmCrc32c } from './wasm-crc32c.js';
+export type { Crc32cFunction } from './crc32c.js';
 export { frameRecord, writeRecordHeader, HEADER_BYTES } from './frame-record.js';
 export { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from './record-unframer.js';

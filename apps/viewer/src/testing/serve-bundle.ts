@@ -5,11 +5,14 @@ import { createServer, type Server } from 'node:http';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
+const VIEWER_DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
-/** Starts the server; resolves to the page's URL and the server (close it after the tests). */
-export async function serveBundle(): Promise<{ url: string; server: Server }> {
+/**
+ * Starts the server; resolves to the page's URL and the server (close it after the tests).
+ * @param dist - the built page's folder, ending in `/`. @default the viewer's `dist/`
+ */
+export async function serveBundle(dist = VIEWER_DIST): Promise<{ url: string; server: Server }> {
   if (!existsSync(path.join(dist, 'index.html')))
     throw new Error(`no built page in ${dist}: run pnpm build first`);
   const server = createServer((request, response) => {

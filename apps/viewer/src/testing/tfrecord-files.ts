@@ -1,4 +1,5 @@
 // Real TFRecord files for the browser tests, framed and compressed the way TensorFlow writes them.
+import { open } from 'node:fs/promises';
 import { deflateSync, gzipSync } from 'node:zlib';
 import { bytes, encodeExample, example, float, int64, type Feature } from '@tfpipe/core';
 import { frameRecord } from '@tfpipe/sink-tfrecord/web';
@@ -77,4 +78,55 @@ export function detectionRecord(
       'image/object/class/label': int64(...classes.map((_, index) => index + 1)),
     }),
   );
+}
+
+/** The size of {@link writeLargeFile}'s file, in bytes: 2.25 GiB, past 2^31 (where 32-bit offsets break). */
+export const LARGE_FILE_BYTES = 2.25 * 2 ** 30;
+/** The block the large file repeats: 16 MiB of framed 4 KB records. */
+const BLOCK_BYTES = 16 * 2 ** 20;
+
+/** What {@link writeLargeFile} wrote: its records, the damaged one past 2^31 and the last one's offset. */
+export interface LargeFile {
+  readonly records: number;
+  readonly damagedIndex: number;
+  readonly damagedOffset: number;
+  readonly lastOffset: number;
+}
+
+/**
+ * Writes a {@link LARGE_FILE_BYTES} TFRecord file fast: one 16 MiB block of framed 4 KB records
+ * written again and again (large writes), with one record's data damaged just past 2^31 bytes.
+ */
+export async function writeLargeFile(path: string): Promise<LargeFile> {
+  const payloads: Uint8Array[] = [];
+  let blockBytes = 0;
+  for (let index = 0; ; index++) {
+    const payload = encodeExample(
+      example({ id: int64(index), data: bytes(new Uint8Array(4000).fill(index)) }),
+    );
+    if (blockBytes + payload.length + 16 > BLOCK_BYTES) break;
+    payloads.push(payload);
+    blockBytes += payload.length + 16;
+  }
+  const block = tfrecordFile(payloads);
+  const blocks = Math.ceil(LARGE_FILE_BYTES / block.bytes.length);
+  // The first record starting past 2^31: its block and its place in the block.
+  const damagedBlock = Math.floor(2 ** 31 / block.bytes.length);
+  const inBlock = block.offsets.findIndex((offset) => damagedBlock * block.bytes.length + offset > 2 ** 31);
+  const damaged = block.bytes.slice();
+  damaged[block.offsets[inBlock]! + 100]! ^= 0xff;
+  const handle = await open(path, 'w');
+  try {
+    for (let index = 0; index < blocks; index++)
+      await handle.write(index === damagedBlock ? damaged : block.bytes);
+  } finally {
+    await handle.close();
+  }
+  const perBlock = block.offsets.length;
+  return {
+    records: blocks * perBlock,
+    damagedIndex: damagedBlock * perBlock + inBlock,
+    damagedOffset: damagedBlock * block.bytes.length + block.offsets[inBlock]!,
+    lastOffset: (blocks - 1) * block.bytes.length + block.offsets.at(-1)!,
+  };
 }
