@@ -23,12 +23,14 @@ export async function readTaskFile(
   if (task.error !== undefined) throw task.error.withPosition(position);
   const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
   try {
-    // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here.
+    // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here,
+    // and read here too (see readImageFile).
     return await readImageFile(
       real,
       options.keys.sha256 !== false && !options.decode,
       crc && !options.decode,
       options.maxFileBytes,
+      !options.decode,
     );
   } catch (error) {
     throw readError(error as ReadRefusal, position, options.maxFileBytes);
