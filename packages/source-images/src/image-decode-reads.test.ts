@@ -1,6 +1,5 @@
 // A decoded image's file is read on the main thread: no reader thread starts for it (readImageFile).
 import * as path from 'node:path';
-import type * as WorkerThreads from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { collectAll, eachTemporaryDirectory, photo, put } from './__fixtures__/make-images.js';
 import { imageSource } from './image-source.js';
@@ -10,7 +9,7 @@ import { stopImageReaders } from './processing/read-image-file.js';
 const started = vi.hoisted(() => [] as string[]);
 
 vi.mock('node:worker_threads', async (original) => {
-  const actual = await original<typeof WorkerThreads>();
+  const actual = await original<typeof import('node:worker_threads')>();
   class CountedWorker extends actual.Worker {
     constructor(...args: ConstructorParameters<typeof actual.Worker>) {
       super(...args);
