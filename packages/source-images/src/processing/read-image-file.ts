@@ -168,9 +168,7 @@ parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
  * Why threads: `fs.readFile` is four round trips through libuv's pool (open, fstat, read, close),
  * each waiting for the main thread to start the next, and hashing an image on the main thread holds
  * up every other read's next step. A reader thread makes the four calls and the hash back to back
- * and answers once (figures: bench/README.md, case e). A file that is only to be decoded (`thread`
- * false) is read here instead: sharp's work on it dwarfs the read, and starting a reader thread
- * costs the process more than it saves.
+ * and answers once (figures: bench/README.md, case e).
  *
  * On Linux the reader threads run 5 nice levels below the thread that started them (never above
  * 19): a reader woken by a request would otherwise often take the main thread's core, and the main
@@ -181,7 +179,6 @@ parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
  * source in the process and started when first needed (~20 ms each); one that has had nothing to do
  * for 5 s exits, and an idle one never keeps the process alive. Where threads cannot be started
  * (e.g. Node's permission model without `--allow-worker`) files are read on this thread.
- * @param thread - read on a reader thread (else here, with no `giveBack`) @default true
  * @throws the file system's error (with `code`, e.g. `ENOENT`) when the file cannot be read; an
  * error without `code` when a reader thread died
  */
@@ -190,9 +187,8 @@ export function readImageFile(
   hash: boolean,
   crc = false,
   maxBytes = MAX_READABLE_BYTES,
-  thread = true,
 ): Promise<ImageFile> {
-  if (!thread || threadsUnavailable) return readImageFileHere(file, hash, maxBytes);
+  if (threadsUnavailable) return readImageFileHere(file, hash, maxBytes);
   pool ??= new ReaderPool();
   try {
     return pool.read(file, hash, crc, maxBytes);

@@ -23,14 +23,12 @@ export async function readTaskFile(
   if (task.error !== undefined) throw task.error.withPosition(position);
   const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
   try {
-    // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here,
-    // and read here too (see readImageFile).
+    // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here.
     return await readImageFile(
       real,
       options.keys.sha256 !== false && !options.decode,
       crc && !options.decode,
       options.maxFileBytes,
-      !options.decode,
     );
   } catch (error) {
     throw readError(error as ReadRefusal, position, options.maxFileBytes);
