@@ -1,7 +1,7 @@
 import { RecordErrorPolicy, attachReport, PositionedRecord } from '@tfpipe/core/plugin';
-import { TfpipeError } from '@tfpipe/core';
+import { positionOf, TfpipeError } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
-import type { RecordErrorOptions, StageReport } from '@tfpipe/core';
+import type { Example, RecordErrorOptions, StageReport } from '@tfpipe/core';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { RowValueError, mapParquetSchema } from './map-parquet-schema.js';
 import type { ColumnMapper, MappedSchema } from './map-parquet-schema.js';
@@ -16,6 +16,7 @@ import { planSlices } from './plan-slices.js';
 import type { RowSlice } from './plan-slices.js';
 import { readParquetFooter, readerMetadata } from './read-parquet-footer.js';
 import { checkChunkSizes, readSlice } from './read-slice.js';
+import type { ParquetRowEncoder } from './parquet-row-encoder.js';
 
 /** A row: feature name → bigint, number, Uint8Array, an array of those, or null (missing). */
 export type ParquetRow = Record<string, unknown>;
@@ -127,6 +128,26 @@ export function createParquetSource(
   resolveInputs: () => Promise<readonly ParquetInput[]>,
   options: ParquetReadOptions & RecordErrorOptions,
 ): ReadableStream<ParquetChunk> & Reporter {
+  return readParquet(resolveInputs, options, undefined) as ReadableStream<ParquetChunk> & Reporter;
+}
+
+/**
+ * {@link createParquetSource} whose rows come out as Examples, encoded by `encoder` in the source, in
+ * batches of `batchSize`: for a run in which nothing reads the rows' fields. Internal: the plugin's.
+ */
+export function createParquetExampleSource(
+  resolveInputs: () => Promise<readonly ParquetInput[]>,
+  options: ParquetReadOptions & RecordErrorOptions & { readonly batchSize: number },
+  encoder: ParquetRowEncoder,
+): ReadableStream<Example[]> & Reporter {
+  return readParquet(resolveInputs, options, encoder) as ReadableStream<Example[]> & Reporter;
+}
+
+function readParquet(
+  resolveInputs: () => Promise<readonly ParquetInput[]>,
+  options: ParquetReadOptions & RecordErrorOptions,
+  encoder: ParquetRowEncoder | undefined,
+): ReadableStream<ParquetChunk | Example[]> & Reporter {
   const resolved = resolveReadOptions(options);
   const policy = new RecordErrorPolicy(options);
   const compressors = pageCompressors(resolved.maxPageBytes);
@@ -210,11 +231,23 @@ export function createParquetSource(
   /** The next row of a decoded slice, or undefined when a bad value skipped it (under `onError: 'skip'`). */
   const mapRow = (decoded: DecodedSlice): Positioned<ParquetRow> | undefined => {
     const { reading, slice } = decoded;
+    const rowIndex = slice.start + decoded.next;
+    const row = new PositionedRecord(reading.input.name, rowIndex, -1, slice.rowGroup, rowIndex);
+    return mapInto(decoded, row as unknown as ParquetRow)
+      ? (row as unknown as Positioned<ParquetRow>)
+      : undefined;
+  };
+
+  /**
+   * Maps the next row of a decoded slice into `row`; false when a bad value skipped it (under
+   * `onError: 'skip'`).
+   */
+  const mapInto = (decoded: DecodedSlice, row: ParquetRow): boolean => {
+    const { reading, slice } = decoded;
     const index = decoded.next++;
     const raw = decoded.rawRows[index] as unknown[];
     const rowIndex = slice.start + index;
     const file = reading.input.name;
-    const row = new PositionedRecord(file, rowIndex, -1, slice.rowGroup, rowIndex) as unknown as ParquetRow;
     const mappers = reading.mappers;
     try {
       for (let column = 0; column < mappers.length; column++)
@@ -234,9 +267,26 @@ export function createParquetSource(
           reason: error.reason,
         }),
       );
+      return false;
+    }
+    return true;
+  };
+
+  /** The next row of a decoded slice as an Example, or undefined when an error skipped it. */
+  const encodeRow = (decoded: DecodedSlice, rowEncoder: ParquetRowEncoder): Example | undefined => {
+    const { reading, slice } = decoded;
+    const rowIndex = slice.start + decoded.next;
+    if (!mapInto(decoded, rowEncoder.row)) return undefined;
+    // Counted as read, as a row handed to buildExamples was, whether or not it encodes.
+    records++;
+    try {
+      return rowEncoder.encode(() =>
+        positionOf(new PositionedRecord(reading.input.name, rowIndex, -1, slice.rowGroup, rowIndex))!,
+      );
+    } catch (error) {
+      policy.handle(error);
       return undefined;
     }
-    return row;
   };
 
   /** Decodes the next slice that has rows; undefined when every input is done. */
@@ -323,8 +373,10 @@ export function createParquetSource(
   // runs only while a read waits, so a slice is decoded only once the previous one is handed out).
   // With it: one batch of batchSize rows per pull, which may span slices.
   const perPull = batchSize ?? ROWS_PER_PULL;
-  const pull = async (controller: ReadableStreamDefaultController<ParquetChunk>): Promise<void> => {
-    const rows: Positioned<ParquetRow>[] = [];
+  const pull = async (
+    controller: ReadableStreamDefaultController<ParquetChunk | Example[]>,
+  ): Promise<void> => {
+    const rows: (Positioned<ParquetRow> | Example)[] = [];
     let ended = false;
     while (rows.length < perPull) {
       const source = await currentSlice();
@@ -334,22 +386,23 @@ export function createParquetSource(
       }
       const end = Math.min(source.rawRows.length, source.next + perPull - rows.length);
       while (source.next < end) {
-        const row = mapRow(source);
+        const row = encoder === undefined ? mapRow(source) : encodeRow(source, encoder);
         if (row !== undefined) rows.push(row);
       }
       // Unbatched, one slice per pull is enough: hand out what it gave.
       if (batchSize === undefined && rows.length > 0) break;
     }
-    records += rows.length;
+    // encodeRow counts its rows itself (those that fail to encode were read).
+    if (encoder === undefined) records += rows.length;
     if (batchSize !== undefined) {
-      if (rows.length > 0) controller.enqueue(rows);
+      if (rows.length > 0) controller.enqueue(rows as Positioned<ParquetRow>[] | Example[]);
     } else {
-      for (const row of rows) controller.enqueue(row);
+      for (const row of rows) controller.enqueue(row as Positioned<ParquetRow>);
     }
     if (ended) controller.close();
   };
 
-  const stream = new ReadableStream<ParquetChunk>(
+  const stream = new ReadableStream<ParquetChunk | Example[]>(
     {
       start() {
         started = openInputs();

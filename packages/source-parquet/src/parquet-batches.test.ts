@@ -2,8 +2,8 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildExamples, positionOf, reportOf, run } from '@tfpipe/core';
-import type { TfpipeError } from '@tfpipe/core';
+import { buildExamples, encodeExample, positionOf, reportOf, run } from '@tfpipe/core';
+import type { Example, TfpipeError } from '@tfpipe/core';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { parquetWriteFile } from 'hyparquet-writer';
 import { collect } from '@tfpipe/core/testing';
@@ -129,6 +129,7 @@ describe('parquetSource with batchSize', () => {
 
 describe('the Parquet plugin', () => {
   const context = { resolvePath: (input: string) => input, onError: 'fail' as const };
+  const hex = (example: Example): string => Buffer.from(encodeExample(example)).toString('hex');
 
   /** The chunks the plugin's source emits, and the Examples its `toExamples` builds from them. */
   async function opened(fieldsRead: boolean | undefined) {
@@ -145,13 +146,75 @@ describe('the Parquet plugin', () => {
     return { chunks, examples: (await built).flat() };
   }
 
-  test('emits batches of rows when no stage reads their fields, and the same Examples as row by row', async () => {
+  /**
+   * What a run makes of `options` under `onError: 'skip'`: the Examples' bytes, the skipped errors
+   * (of every stage, in row order) and the rows read. `fieldsRead: false` is the plugin's own
+   * encoding; otherwise its rows go through its `toExamples`.
+   */
+  async function outcome(options: { path: string; missing?: 'error' }, fieldsRead: boolean) {
+    const source = await plugin.create(options, { ...context, onError: 'skip', fieldsRead });
+    let examples: Example[];
+    const reports = [source.readable];
+    if (fieldsRead) {
+      const builder = source.toExamples!();
+      reports.push(builder as never);
+      examples = (await collect(source.readable.pipeThrough(builder))) as Example[];
+    } else {
+      expect(source.output).toBe('examples');
+      expect(source.toExamples).toBeUndefined();
+      examples = (await collect(source.readable as ReadableStream<unknown>)).flat() as Example[];
+    }
+    const errors = reports
+      .flatMap((stream) => reportOf(stream)!.skippedErrors ?? [])
+      .sort((left, right) => left.position.row! - right.position.row!)
+      .map((error) => [error.code, error.stage, error.position, error.message]);
+    return { bytes: examples.map(hex), errors, read: reportOf(source.readable)!.records };
+  }
+
+  test('emits the Examples themselves, in batches, when no stage reads the rows’ fields', async () => {
     const rowByRow = await opened(undefined);
     expect(rowByRow.chunks).toHaveLength(ROWS);
     expect(rowByRow.chunks.some((chunk) => Array.isArray(chunk))).toBe(false);
-    const batched = await opened(false);
-    expect(batched.chunks.map((chunk) => (chunk as unknown[]).length)).toEqual([1024, 1024, 452]);
-    expect(batched.examples).toEqual(rowByRow.examples);
+    const source = await plugin.create({ path: file }, { ...context, fieldsRead: false });
+    expect(source.output).toBe('examples');
+    const batches = (await collect(source.readable as ReadableStream<unknown>)) as Example[][];
+    expect(batches.map((batch) => batch.length)).toEqual([1024, 1024, 452]);
+    expect(batches.flat().map(hex)).toEqual((rowByRow.examples as Example[]).map(hex));
+    expect(reportOf(source.readable)!.records).toBe(ROWS);
     expect((await opened(true)).chunks).toHaveLength(ROWS);
+  });
+
+  test('its own Examples skip the rows, with the errors, that rows through buildExamples do', async () => {
+    const nullable = path.join(directory, 'nullable.parquet');
+    parquetWriteFile({
+      filename: nullable,
+      columnData: [
+        { name: 'n', type: 'INT64', data: [1n, null, 3n, null, 2n ** 60n] },
+        { name: 's', type: 'STRING', data: ['a', 'b', null, 'd', 'é'] },
+      ],
+    });
+    const inputs = [
+      { path: file },
+      // a null inside a list: the source's own PARQUET_UNSUPPORTED
+      { path: path.join(corpus, 'list_columns.parquet') },
+      // nulls under missing 'error': buildExamples' FEATURE_MISSING
+      { path: nullable, missing: 'error' as const },
+      { path: nullable },
+    ];
+    for (const options of inputs) {
+      const expected = await outcome(options, true);
+      expect(await outcome(options, false), options.path).toEqual(expected);
+    }
+    expect((await outcome(inputs[1]!, false)).errors.map(([code]) => code)).toEqual([
+      'PARQUET_UNSUPPORTED',
+      'PARQUET_UNSUPPORTED',
+    ]);
+    const missing = await outcome(inputs[2]!, false);
+    expect(missing.errors.map(([code, , position]) => [code, position])).toEqual([
+      ['FEATURE_MISSING', { file: nullable, rowGroup: 0, row: 1, recordIndex: 1, field: 'n' }],
+      ['FEATURE_MISSING', { file: nullable, rowGroup: 0, row: 2, recordIndex: 2, field: 's' }],
+      ['FEATURE_MISSING', { file: nullable, rowGroup: 0, row: 3, recordIndex: 3, field: 'n' }],
+    ]);
+    expect([missing.bytes.length, missing.read]).toEqual([2, 5]);
   });
 });

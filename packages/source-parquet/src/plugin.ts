@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { parquetExampleSpec } from './parquet-example-spec.js';
 import type { ParquetRow } from './create-parquet-source.js';
 import { parquetSchema } from './node/parquet-schema.js';
-import { parquetSource } from './node/parquet-source.js';
+import { parquetExampleSource, parquetSource } from './node/parquet-source.js';
+import { ParquetRowEncoder } from './parquet-row-encoder.js';
 import { resolveParquetInputs } from './node/resolve-parquet-inputs.js';
 
 /** Drops keys whose value is `undefined` (zod's optional keys), for exactOptionalPropertyTypes. */
@@ -12,7 +13,7 @@ function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
 }
 
-/** Rows per batch when nothing reads the rows' fields: the stream cost is paid per batch. */
+/** Rows (or their Examples) per batch when nothing reads the rows' fields: the stream cost is paid per batch. */
 const ROW_BATCH = 1024;
 
 const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
@@ -54,7 +55,8 @@ export type ParquetSourcePluginOptions = z.infer<typeof parquetSourceOptionsSche
  * `@tfpipe/source-parquet` as a config-file source: `{ "plugin": "@tfpipe/source-parquet",
  * "options": { "path": "data/", "columns": ["id", "label"] } }`. Without a `spec` in the pipeline,
  * every column becomes a feature by the footer-derived spec (`parquetExampleSpec`, nulls as
- * `missing` says). When no stage reads the rows' fields, rows come in batches of 1,024.
+ * `missing` says). When no stage reads the rows' fields, the plugin emits the Examples themselves,
+ * encoded from each row's cells, in batches of 1,024.
  */
 export const plugin = defineSourcePlugin<ParquetSourcePluginOptions, ParquetRow>({
   kind: 'source',
@@ -82,19 +84,26 @@ export const plugin = defineSourcePlugin<ParquetSourcePluginOptions, ParquetRow>
       readOptions.columns === undefined ? {} : { columns: readOptions.columns },
     );
     const sourceOptions = { paths: inputs, ...readOptions, onError: context.onError };
-    // Nothing reads the rows' fields (no spec, transform or split): rows travel in batches, which
-    // `buildExamples` takes as they come. The Row type names what transforms see, which they see
-    // only when fields are read.
+    const spec = parquetExampleSpec(schema, missing === undefined ? {} : { missing });
+    // Nothing reads the rows' fields (no spec, transform or split): the source encodes each row
+    // from its cells, in batches, with no row object per row. `output` tells the runner these
+    // chunks are batches of Examples; the Row type names what transforms see, which they see only
+    // when fields are read.
+    if (context.fieldsRead === false && ParquetRowEncoder.handles(spec)) {
+      const examples = parquetExampleSource(
+        { ...sourceOptions, batchSize: ROW_BATCH },
+        new ParquetRowEncoder(spec),
+      );
+      return { readable: examples as unknown as ReadableStream<ParquetRow>, output: 'examples' };
+    }
+    // Rows travel in batches all the same when nothing reads their fields.
     const readable =
       context.fieldsRead === false
         ? (parquetSource({ ...sourceOptions, batchSize: ROW_BATCH }) as unknown as ReadableStream<ParquetRow>)
         : parquetSource(sourceOptions);
     return {
       readable,
-      toExamples: () =>
-        buildExamples(parquetExampleSpec(schema, missing === undefined ? {} : { missing }) as never, {
-          onError: context.onError,
-        }),
+      toExamples: () => buildExamples(spec as never, { onError: context.onError }),
     };
   },
 });

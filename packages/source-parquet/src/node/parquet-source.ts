@@ -1,8 +1,10 @@
 import { TfpipeError } from '@tfpipe/core';
+import type { Example } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import type { AsyncBuffer } from 'hyparquet';
-import { createParquetSource } from '../create-parquet-source.js';
-import type { ParquetChunk, ParquetRow } from '../create-parquet-source.js';
+import { createParquetExampleSource, createParquetSource } from '../create-parquet-source.js';
+import type { ParquetChunk, ParquetInput, ParquetRow } from '../create-parquet-source.js';
+import type { ParquetRowEncoder } from '../parquet-row-encoder.js';
 import type { ParquetReadOptions } from '../parquet-read-options.js';
 import { bufferInput } from '../web/parquet-source.js';
 import { openFileAsyncBuffer } from './file-async-buffer.js';
@@ -39,6 +41,22 @@ export function parquetSource(
 ): ReadableStream<Positioned<ParquetRow>> & Reporter;
 export function parquetSource(options: ParquetSourceOptions): ReadableStream<ParquetChunk> & Reporter;
 export function parquetSource(options: ParquetSourceOptions): ReadableStream<ParquetChunk> & Reporter {
+  return createParquetSource(inputsOf(options), options);
+}
+
+/**
+ * {@link parquetSource} whose rows come out as Examples, encoded by `encoder` in the source, in
+ * batches of `batchSize`: for a run in which nothing reads the rows' fields. Internal: the plugin's.
+ */
+export function parquetExampleSource(
+  options: ParquetSourceOptions & { readonly batchSize: number },
+  encoder: ParquetRowEncoder,
+): ReadableStream<Example[]> & Reporter {
+  return createParquetExampleSource(inputsOf(options), options, encoder);
+}
+
+/** How the source finds its inputs: `file`, or `path` / `paths` expanded when the stream starts. */
+function inputsOf(options: ParquetSourceOptions): () => Promise<readonly ParquetInput[]> {
   const given = [options.path, options.paths, options.file].filter((value) => value !== undefined).length;
   if (given !== 1) {
     throw new TfpipeError('INVALID_OPTION', 'give exactly one of path, paths or file', {
@@ -48,7 +66,7 @@ export function parquetSource(options: ParquetSourceOptions): ReadableStream<Par
   }
   if (options.file !== undefined) {
     const input = bufferInput(options.file, options.name);
-    return createParquetSource(() => Promise.resolve([input]), options);
+    return () => Promise.resolve([input]);
   }
   const patterns = options.paths ?? [options.path as string];
   if (
@@ -62,8 +80,8 @@ export function parquetSource(options: ParquetSourceOptions): ReadableStream<Par
       position: { field: options.paths === undefined ? 'path' : 'paths' },
     });
   }
-  return createParquetSource(async () => {
+  return async () => {
     const files = await resolveParquetInputs(patterns);
     return files.map((file) => ({ name: file, open: () => openFileAsyncBuffer(file) }));
-  }, options);
+  };
 }

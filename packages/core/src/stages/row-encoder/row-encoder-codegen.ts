@@ -65,7 +65,7 @@ const MAX_FEATURES = 256;
  * Generates a writer specialised to one spec: every feature's constant bytes (its name, tags and
  * lengths) become literal stores, in the key order the wire format needs, and each cell is checked
  * and sized in straight-line code. It handles the common cells exactly as the general encoder does
- * (safe-integer numbers and integer strings for int64; numbers and plain decimal strings for float;
+ * (safe-integer numbers and bigints, and integer strings for int64; numbers and plain decimal strings for float;
  * strings and `Uint8Array`s for bytes; missing cells by the feature's policy) and refuses any row
  * with another cell, which the general encoder then takes. Returns undefined where code cannot be
  * generated (a Content-Security-Policy without `unsafe-eval`) or the spec is very wide.
@@ -172,6 +172,9 @@ function parseCell(index: number, feature: GeneratedFeature, missingEntries: Uin
   if (feature.kind === INT64) {
     lines.push(
       `if (typeof ${c} === 'number') { if (!Number.isSafeInteger(${c})) return undefined; ${v} = ${c}; }`,
+      // A bigint (Parquet's INT64 columns) within ±(2^53 - 1) converts exactly; a larger one rounds to
+      // at least 2^53, which is refused, and the general encoder writes it from the bigint.
+      `else if (typeof ${c} === 'bigint') { ${v} = Number(${c}); if (!Number.isSafeInteger(${v})) return undefined; }`,
       `else if (${isMissing}) { ${missing} }`,
       `else if (${text}) { const n = smallInt(${c}); if (n === undefined) return undefined; ${v} = n; }`,
       'else return undefined;',
