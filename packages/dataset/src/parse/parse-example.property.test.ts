@@ -1,6 +1,7 @@
 // parse(write(x)) == x for random specs and batches, with three writers: core's encodeExample, and
 // protobufjs (an independent implementation) writing packed lists and unpacked ones.
-import { bytes, emptyFeature, encodeExample, example, float, int64, tfProto } from '@tfpipe/core';
+import { bytes, emptyFeature, encodeExample, example, float, int64 } from '@tfpipe/core';
+import { tfProto } from '@tfpipe/core/protobuf';
 import type { Feature } from '@tfpipe/core';
 import fc from 'fast-check';
 import protobuf from 'protobufjs/light.js';
