@@ -195,6 +195,8 @@ describe('the entries of @tfpipe/core', () => {
         "ThreadWorker: type",
         "compileCellEncoder: function",
         "copyBytes: function",
+        "decimalFloat: function",
+        "decimalInteger: function",
         "encodeInto: function",
         "encodedLength: function",
         "isFeatureValue: function",
