@@ -1,5 +1,6 @@
 import { TfpipeError } from '@tfpipe/core';
-import type { StandardSchemaV1 } from '@tfpipe/core/plugin';
+import { optionsError } from '@tfpipe/core/plugin';
+import type { StagedOptionsSchema, StandardSchemaV1 } from '@tfpipe/core/plugin';
 
 /** `sink.options.shards`, `transforms[0].filter`: a path as a user reads it. */
 export function formatPath(path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): string {
@@ -60,7 +61,11 @@ export function schemaError(
   });
 }
 
-/** Validates `value` with a Standard Schema; throws {@link schemaError} on issues. */
+/**
+ * Validates `value` with a Standard Schema; throws {@link schemaError} on issues. A plugin's schema
+ * made by `optionsSchema` names its stage: its issues are then the plugin's own `INVALID_OPTION`
+ * error (`optionsError`), the same code and message its factory raises in code, placed in `file`.
+ */
 export async function validateWith<Output>(
   schema: StandardSchemaV1<unknown, Output>,
   value: unknown,
@@ -69,6 +74,9 @@ export async function validateWith<Output>(
   file: string | undefined,
 ): Promise<Output> {
   const result = await schema['~standard'].validate(value);
-  if (result.issues !== undefined) throw schemaError(result.issues, root, prefix, file);
-  return result.value;
+  if (result.issues === undefined) return result.value;
+  const stage = (schema as Partial<StagedOptionsSchema<Output>>).stage;
+  if (typeof stage !== 'string') throw schemaError(result.issues, root, prefix, file);
+  const error = optionsError(stage, result.issues, value);
+  throw file === undefined ? error : error.withPosition({ file });
 }
