@@ -169,6 +169,7 @@ describe('the entries of @tfpipe/core', () => {
         "defineSourcePlugin: function",
         "escapeFileName: function",
         "expandGlob: function",
+        "formatOptionPath: function",
         "isGlob: function",
         "listDirectory: function",
         "matchesGlob: function",
@@ -177,6 +178,7 @@ describe('the entries of @tfpipe/core', () => {
         "usableName: function",
         "utf16Advice: function",
         "utf16Evidence: function",
+        "valueAtPath: function",
         "withPosition: function",
       ]
     `);

@@ -22,7 +22,13 @@ export type {
   PluginDefinition,
 } from './contract/plugin-definition.js';
 export { PLUGIN_SPECIFICATION_VERSION, checkPluginSpecification } from './contract/plugin-specification.js';
-export { checkOptions, optionsError, optionsSchema } from './contract/check-options.js';
+export {
+  checkOptions,
+  formatOptionPath,
+  optionsError,
+  optionsSchema,
+  valueAtPath,
+} from './contract/check-options.js';
 export type { StagedOptionsSchema } from './contract/check-options.js';
 export type { PluginPlace } from './contract/plugin-specification.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TfpipeError } from '../errors/tfpipe-error.js';
+import type { TfpipeError } from '../errors/tfpipe-error.js';
+import { rejectionOf } from '../testing/rejection.js';
 import { checkOptions, optionsError, optionsSchema } from './check-options.js';
 import type { StandardSchemaV1 } from './plugin-definition.js';
 
@@ -14,36 +15,28 @@ const sizeSchema: StandardSchemaV1<unknown, { size?: number }> = {
       if (unknown.length > 0)
         return { issues: [{ message: `Unrecognized keys: ${unknown.map((key) => `"${key}"`).join(', ')}` }] };
       const size = record.size;
-      if (size !== undefined && !(Number.isInteger(size) && (size as number) > 0))
+      if (size !== undefined && !(Number.isInteger(size) && Number(size) > 0))
         return { issues: [{ message: 'expected a whole number ≥ 1', path: ['size'] }] };
-      return { value: record as { size?: number } };
+      return { value: record };
     },
   },
 };
 
-function thrown(run: () => unknown): TfpipeError {
-  try {
-    run();
-  } catch (error) {
-    if (TfpipeError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
+const thrown = (run: () => unknown): Promise<TfpipeError> => rejectionOf(Promise.resolve().then(run));
 
 describe('checkOptions', () => {
   it('returns the checked options', () => {
     expect(checkOptions(sizeSchema, { size: 3 }, 'demo')).toEqual({ size: 3 });
   });
 
-  it('is one fatal INVALID_OPTION naming the stage, the option and the value', () => {
-    const error = thrown(() => checkOptions(sizeSchema, { size: 'big' }, 'demo'));
+  it('is one fatal INVALID_OPTION naming the stage, the option and the value', async () => {
+    const error = await thrown(() => checkOptions(sizeSchema, { size: 'big' }, 'demo'));
     expect([error.code, error.stage, error.fatal]).toEqual(['INVALID_OPTION', 'demo', true]);
     expect(error.message).toBe('demo option size: expected a whole number ≥ 1, got "big"');
   });
 
-  it('names unknown options, and counts the problems it does not list', () => {
-    const error = thrown(() => checkOptions(sizeSchema, { sise: 1, colour: 2 }, 'demo'));
+  it('names unknown options, and counts the problems it does not list', async () => {
+    const error = await thrown(() => checkOptions(sizeSchema, { sise: 1, colour: 2 }, 'demo'));
     expect(error.message).toBe('demo option sise: unknown option (also colour)');
     const more = optionsError('demo', [{ message: 'a' }, { message: 'b' }, { message: 'c' }], {});
     expect(more.message).toBe('demo options: a (and 2 more problems)');

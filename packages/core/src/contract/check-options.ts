@@ -9,8 +9,8 @@ import type { StandardSchemaV1 } from './plugin-definition.js';
 
 type Path = readonly (PropertyKey | StandardSchemaV1.PathSegment)[];
 
-/** `columns.rename`, `header[1]`: an option's path as a user writes it. */
-function formatOptionPath(path: Path): string {
+/** `columns.rename`, `header[1]`, `sink.options.shards`: a path into options as a user writes it. */
+export function formatOptionPath(path: Path): string {
   let text = '';
   for (const segment of path) {
     const key = typeof segment === 'object' ? segment.key : segment;
@@ -21,7 +21,8 @@ function formatOptionPath(path: Path): string {
   return text;
 }
 
-function valueAt(root: unknown, path: Path): unknown {
+/** The value at `path` inside `root`, or undefined where the path leaves the objects. */
+export function valueAtPath(root: unknown, path: Path): unknown {
   let value = root;
   for (const segment of path) {
     const key = typeof segment === 'object' ? segment.key : segment;
@@ -35,10 +36,14 @@ function shown(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'function') return 'a function';
   if (typeof value === 'bigint') return `${value}n`;
-  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) !== Object.prototype) {
-    if (!Array.isArray(value)) return `a ${value.constructor?.name ?? 'object'}`;
+  if (typeof value === 'symbol') return 'a symbol';
+  // A stream or another class instance: its name says more than its JSON (`{}`).
+  const prototype: unknown =
+    typeof value === 'object' && value !== null ? Object.getPrototypeOf(value) : null;
+  if (prototype !== null && prototype !== Object.prototype && !Array.isArray(value)) {
+    return `a ${(value as { constructor?: { name?: string } }).constructor?.name ?? 'object'}`;
   }
-  const text = JSON.stringify(value) ?? String(value);
+  const text = JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
 
@@ -65,7 +70,7 @@ export function optionsError(
   } else {
     const message = (issue?.message ?? 'invalid').replace(/^Invalid input: /, '');
     const where = path.length === 0 ? `${stage} options` : `${stage} option ${formatOptionPath(path)}`;
-    const value = path.length === 0 ? '' : `, got ${shown(valueAt(options, path))}`;
+    const value = path.length === 0 ? '' : `, got ${shown(valueAtPath(options, path))}`;
     detail = `${where}: ${message}${value}`;
   }
   return new TfpipeError('INVALID_OPTION', `${detail}${more}`, { stage, fatal: true });

@@ -1,27 +1,10 @@
 import { TfpipeError } from '@tfpipe/core';
-import { optionsError } from '@tfpipe/core/plugin';
+import { formatOptionPath, optionsError, valueAtPath } from '@tfpipe/core/plugin';
 import type { StagedOptionsSchema, StandardSchemaV1 } from '@tfpipe/core/plugin';
 
 /** `sink.options.shards`, `transforms[0].filter`: a path as a user reads it. */
 export function formatPath(path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): string {
-  let text = '';
-  for (const segment of path) {
-    const key = typeof segment === 'object' ? segment.key : segment;
-    if (typeof key === 'number') text += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) text += text === '' ? key : `.${key}`;
-    else text += `[${JSON.stringify(String(key))}]`;
-  }
-  return text === '' ? '(the file)' : text;
-}
-
-function valueAt(root: unknown, path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): unknown {
-  let value = root;
-  for (const segment of path) {
-    const key = typeof segment === 'object' ? segment.key : segment;
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
+  return formatOptionPath(path) || '(the file)';
 }
 
 function shown(value: unknown): string {
@@ -50,7 +33,7 @@ export function schemaError(
     const keys = unknownKeys[1]!.split(', ').map((key) => key.replace(/^"|"$/g, ''));
     detail = `${formatPath([...path, keys[0]!])}: unknown key${keys.length > 1 ? ` (also ${keys.slice(1).join(', ')})` : ''}`;
   } else {
-    const value = valueAt(root, path);
+    const value = valueAtPath(root, path);
     const message = (issue?.message ?? 'invalid').replace(/^Invalid input: /, '');
     detail = `${formatPath(path)}: ${message}, got ${shown(value)}`;
   }

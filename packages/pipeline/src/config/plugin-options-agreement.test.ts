@@ -1,19 +1,12 @@
-import { TfpipeError } from '@tfpipe/core';
+import type { TfpipeError } from '@tfpipe/core';
+import { rejectionOf } from '@tfpipe/core/testing';
 import { csvFeatures, csvSource } from '@tfpipe/source-csv';
 import { describe, expect, it } from 'vitest';
 import { loadPipeline } from './load-pipeline.js';
 import { parsePipelineConfig } from './parse-pipeline-config.js';
 
-/** The error a factory throws at once for `options`. */
-function thrownBy(create: () => unknown): TfpipeError {
-  try {
-    create();
-  } catch (error) {
-    if (TfpipeError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('no error');
-}
+/** The error a factory throws at once for its options. */
+const thrownBy = (create: () => unknown): Promise<TfpipeError> => rejectionOf(Promise.resolve().then(create));
 
 /** The error loading a pipeline file whose CSV source has `options` gives. */
 async function configError(options: Record<string, unknown>): Promise<TfpipeError> {
@@ -21,13 +14,8 @@ async function configError(options: Record<string, unknown>): Promise<TfpipeErro
     source: { plugin: 'csv', options },
     sink: { plugin: 'tfrecord', options: { directory: 'out' } },
   });
-  try {
-    await loadPipeline(await parsePipelineConfig(text, { file: 'pipeline.json' }), { baseDirectory: '/', file: 'pipeline.json' });
-  } catch (error) {
-    if (TfpipeError.is(error)) return error;
-    throw error;
-  }
-  throw new Error('no error');
+  const config = await parsePipelineConfig(text, { file: 'pipeline.json' });
+  return rejectionOf(loadPipeline(config, { baseDirectory: '/', file: 'pipeline.json' }));
 }
 
 // Every disagreement found between the hand checks and the zod schema, and their neighbours.
@@ -67,8 +55,8 @@ describe('a CSV option is refused alike in code and in a pipeline file', () => {
   it.each(SOURCE_OPTIONS.map((options) => [JSON.stringify(options), options]))(
     'csvSource, csvFeatures and the csv plugin: %s',
     async (_, options) => {
-      const inCode = thrownBy(() => csvSource(options as never));
-      const inFeatures = thrownBy(() => csvFeatures(options as never));
+      const inCode = await thrownBy(() => csvSource(options as never));
+      const inFeatures = await thrownBy(() => csvFeatures(options as never));
       const inFile = await configError(options);
       expect(inCode.code).toBe('INVALID_OPTION');
       expect(inCode.detail).toMatch(/^csvSource option/);
@@ -84,7 +72,7 @@ describe('a CSV option is refused alike in code and in a pipeline file', () => {
   it.each(FEATURE_OPTIONS.map((options) => [JSON.stringify(options), options]))(
     'csvFeatures and the csv plugin: %s',
     async (_, options) => {
-      const inCode = thrownBy(() => csvFeatures(options as never));
+      const inCode = await thrownBy(() => csvFeatures(options as never));
       const inFile = await configError(options);
       expect(inCode.code).toBe('INVALID_OPTION');
       expect([inFile.code, inFile.detail]).toEqual([inCode.code, inCode.detail]);
