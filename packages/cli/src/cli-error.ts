@@ -10,6 +10,7 @@ const OPTION_SETTINGS: Readonly<Record<string, { readonly flag?: string; readonl
   maxRecordLength: { flag: 'max-record-length', key: 'source.options.maxRecordLength' },
   allowEmpty: { key: 'source.options.allowEmpty' },
   inferRows: { flag: 'infer-rows', key: 'source.options.inferRows' },
+  delimiter: { flag: 'delimiter', key: 'source.options.delimiter' },
   maxColumnChunkBytes: { key: 'source.options.maxColumnChunkBytes' },
   maxPixels: { key: 'source.options.maxPixels' },
 };

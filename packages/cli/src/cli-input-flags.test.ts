@@ -144,3 +144,14 @@ describe('tfpipe run --help', () => {
     expect(result.stdout).toContain('also with\n--dry-run');
   });
 });
+
+describe('tfpipe convert names the flag of a CSV option the source refuses', () => {
+  it.each([
+    [';;', '--delimiter: expected one character other than a newline, got ";;"'],
+    ['"', '--delimiter: expected a character other than quote, got "\\""'],
+  ])('--delimiter %s', async (delimiter, message) => {
+    const result = await tfpipe(['convert', csv, join(directory, 'bad.tfrecord'), '--delimiter', delimiter]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`tfpipe convert: ${message} [INVALID_OPTION]\n`);
+  });
+});

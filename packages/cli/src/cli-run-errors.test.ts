@@ -67,7 +67,9 @@ describe('tfpipe run refuses bad input in one line, writing nothing', () => {
       ...base('out-inner'),
       source: { plugin: 'csv', options: { path: 'people.csv', delimeter: ';' } },
     });
-    expect(await refused(inner, 'out-inner')).toContain('tfpipe run: source.options.delimeter: unknown key');
+    expect(await refused(inner, 'out-inner')).toContain(
+      `tfpipe run: csvSource option delimeter: unknown option in ${inner} [INVALID_OPTION]`,
+    );
   });
 
   it('an unknown plugin', async () => {

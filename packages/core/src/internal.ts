@@ -31,8 +31,8 @@ export { compileCellEncoder } from './stages/build-examples.js';
 export type { CellEncoder, ExampleSpecEntries } from './stages/build-examples.js';
 
 // Exact fast number parsing, for sources with their own cell rules (CSV's Python spellings)
-export { plainDecimal } from './stages/spec/coerce-float.js';
-export { smallInteger } from './stages/spec/coerce-int64.js';
+export { plainDecimal, smallInteger } from './text/plain-decimal.js';
+export { decimalFloat, decimalInteger } from './text/decimal-text.js';
 
 // Row features, for the declarative pipeline's expressions (@tfpipe/pipeline)
 export { isFeatureValue } from './stages/spec/row-feature.js';

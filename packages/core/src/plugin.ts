@@ -22,6 +22,14 @@ export type {
   PluginDefinition,
 } from './contract/plugin-definition.js';
 export { PLUGIN_SPECIFICATION_VERSION, checkPluginSpecification } from './contract/plugin-specification.js';
+export {
+  checkOptions,
+  formatOptionPath,
+  optionsError,
+  optionsSchema,
+  valueAtPath,
+} from './contract/check-options.js';
+export type { StagedOptionsSchema } from './contract/check-options.js';
 export type { PluginPlace } from './contract/plugin-specification.js';
 
 // Streams in code: factories, positions, reports, the record-error policy

@@ -104,6 +104,22 @@ describe('expandPaths', () => {
     expect(error.message).toBe(`no file in the directory in ${directory}/empty`);
   });
 
+  it('reads relative paths, globs and directories against cwd, naming the files as given', async () => {
+    const cwd = { cwd: directory };
+    expect(await expand(['a.csv', '{b,c}.*', 'deep/**/*.csv'], cwd)).toEqual([
+      'a.csv',
+      'b.csv',
+      'c.parquet',
+      'deep/d.csv',
+      'deep/er/e.csv',
+    ]);
+    expect(await expand('deep', { ...cwd, directories: 'walk' })).toEqual(['deep/d.csv', 'deep/er/e.csv']);
+    expect(await expand(`${directory}/a.csv`, { cwd: '/' })).toEqual([`${directory}/a.csv`]);
+    const missing = await rejectionOf(expand('missing.csv', cwd));
+    expect(missing.code).toBe('INPUT_NOT_FOUND');
+    expect(missing.position.file).toBe('missing.csv');
+  });
+
   it.skipIf(!linux)('refuses a FIFO named literally without opening it', async () => {
     const { execFileSync } = await import('node:child_process');
     execFileSync('mkfifo', [join(directory, 'pipe.csv')]);

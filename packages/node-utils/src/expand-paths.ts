@@ -1,7 +1,8 @@
-import * as fileSystem from 'node:fs/promises';
-import { sep } from 'node:path';
+import * as nodeFileSystem from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
 import { checkReplacedName, expandGlob, isGlob, listDirectory, usableName } from '@tfpipe/core/plugin';
+import type { ListingFileSystem as FileSystem } from '@tfpipe/core/plugin';
 import { readError } from './io-error.js';
 import { notAFile } from './open-regular-file.js';
 
@@ -22,23 +23,46 @@ export interface ExpandPathsOptions {
    * @default 'refuse'
    */
   readonly directories?: 'refuse' | 'walk';
+  /**
+   * The directory relative paths and patterns are read against; the files come back named as given
+   * (relative stays relative), so messages show what the user typed.
+   * @default process.cwd()
+   */
+  readonly cwd?: string;
 }
 
-async function walk(directory: string, options: ExpandPathsOptions): Promise<string[]> {
+/** `node:fs/promises`, reading relative paths against `cwd` (the walkers keep names relative). */
+function fileSystemIn(cwd: string | undefined): FileSystem {
+  if (cwd === undefined) return nodeFileSystem;
+  return {
+    readdir: (path, options) => nodeFileSystem.readdir(resolve(cwd, path), options),
+    stat: (path) => nodeFileSystem.stat(resolve(cwd, path)),
+  };
+}
+
+async function walk(
+  directory: string,
+  options: ExpandPathsOptions,
+  fileSystem: FileSystem,
+): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await listDirectory(fileSystem, directory, options.stage, 'error')) {
     if (entry.name.startsWith('.') || options.ignore?.(entry.name) === true) continue;
     if (!entry.isDirectory && !entry.isFile) continue;
     // A file whose name is not UTF-8 fails loudly here rather than going missing from the input.
     const path = usableName(directory, entry, options.stage);
-    if (entry.isDirectory) for (const file of await walk(path, options)) files.push(file);
+    if (entry.isDirectory) for (const file of await walk(path, options, fileSystem)) files.push(file);
     else files.push(path);
   }
   return files;
 }
 
 /** The files one path names, or undefined when it names nothing (so it may still be a glob). */
-async function literal(path: string, options: ExpandPathsOptions): Promise<string[] | undefined> {
+async function literal(
+  path: string,
+  options: ExpandPathsOptions,
+  fileSystem: FileSystem,
+): Promise<string[] | undefined> {
   let info;
   try {
     info = await fileSystem.stat(path);
@@ -49,7 +73,7 @@ async function literal(path: string, options: ExpandPathsOptions): Promise<strin
   }
   if (info.isFile()) return [path];
   if (info.isDirectory() && options.directories === 'walk') {
-    const files = (await walk(path, options)).sort();
+    const files = (await walk(path, options, fileSystem)).sort();
     if (files.length > 0) return files;
     throw new TfpipeError('INPUT_NOT_FOUND', 'no file in the directory', {
       stage: options.stage,
@@ -76,9 +100,10 @@ export async function expandPaths(
   options: ExpandPathsOptions,
 ): Promise<string[]> {
   const { stage } = options;
+  const fileSystem = fileSystemIn(options.cwd);
   const files: string[] = [];
   for (const path of typeof paths === 'string' ? [paths] : paths) {
-    let found = await literal(path, options);
+    let found = await literal(path, options, fileSystem);
     if (found === undefined && isGlob(path)) {
       const pattern = sep === '/' ? path : path.split(sep).join('/');
       const ignore = options.ignore;

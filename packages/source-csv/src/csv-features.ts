@@ -11,6 +11,7 @@ import { READ_CHUNK_BYTES } from './file-input.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
 import { RecordStream, csvReaderReport } from './csv-source.js';
+import { checkCsvFeaturesOptions } from './csv-options-schema.js';
 import { resolveCsvSourceOptions } from './csv-source-options.js';
 import type { CsvSourceOptions, ResolvedCsvSourceOptions } from './csv-source-options.js';
 import { CellValueError } from './csv-values.js';
@@ -209,14 +210,11 @@ class FeatureEngine {
     this.#options = options;
     this.#mode = mode;
     this.#container = container;
+    checkCsvFeaturesOptions(options);
     this.#resolved = resolveCsvSourceOptions(options);
     this.#policy = new RecordErrorPolicy(options);
     this.#byteParser = options.byteParser ?? true;
-    if (typeof this.#byteParser !== 'boolean') throw invalid('byteParser must be a boolean');
     this.#chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
-    if (!Number.isSafeInteger(this.#chunkBytes) || this.#chunkBytes < 1) {
-      throw invalid(`chunkBytes must be a positive integer, got ${String(options.chunkBytes)}`);
-    }
     // Small steps read small: so the byte path takes over small files too (tests).
     this.#reader = new CsvRecordReader(
       this.#resolved,
@@ -225,20 +223,6 @@ class FeatureEngine {
     );
     const inferRows = options.inferRows ?? 1000;
     this.#inferRows = inferRows === 'all' ? Infinity : inferRows;
-    if (typeof this.#inferRows !== 'number' || Number.isNaN(this.#inferRows) || this.#inferRows < 0) {
-      throw invalid(`inferRows must be a number ≥ 0 or 'all', got ${JSON.stringify(inferRows)}`);
-    }
-    if (
-      options.missing !== undefined &&
-      !['omit', 'empty', 'default', 'kindless', 'error'].includes(options.missing)
-    ) {
-      throw invalid(
-        `missing must be one of omit, empty, kindless, error (default needs a per-column default)`,
-      );
-    }
-    if (options.label !== undefined && (typeof options.label !== 'string' || options.label === '')) {
-      throw invalid('label must be a column name');
-    }
     const buildsVocabulary = Object.values(options.schema ?? {}).some(
       (spec) =>
         typeof spec === 'object' &&

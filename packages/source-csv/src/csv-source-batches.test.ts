@@ -97,8 +97,9 @@ describe('csvSource with batchSize', () => {
 
   test('a bad batchSize fails at once with INVALID_OPTION', () => {
     for (const batchSize of [0, -1, 1.5, Number.NaN]) {
-      expect(() => csvSource({ path: 'x.csv', batchSize })).toThrow(/batchSize must be a positive integer/);
-      expect(() => csvFeatures({ path: 'x.csv', batchSize })).toThrow(/batchSize must be a positive integer/);
+      const message = `csvSource option batchSize: expected a whole number ≥ 1, got ${JSON.stringify(batchSize)}`;
+      expect(() => csvSource({ path: 'x.csv', batchSize })).toThrow(message);
+      expect(() => csvFeatures({ path: 'x.csv', batchSize })).toThrow(message);
     }
   });
 

@@ -1,4 +1,3 @@
-import { TfpipeError } from '@tfpipe/core';
 import type { RecordErrorOptions } from '@tfpipe/core';
 
 /** Renames, drops or keeps columns. Names refer to the header (or to `header` names when given). */
@@ -83,90 +82,25 @@ export interface ResolvedCsvSourceOptions {
   readonly batchSize: number | undefined;
 }
 
-const STAGE = 'csvSource';
-
-function invalid(option: string, message: string): TfpipeError {
-  return new TfpipeError('INVALID_OPTION', `csvSource option ${option} ${message}`, {
-    stage: STAGE,
-    fatal: true,
-  });
-}
-
-function checkCharacter(option: string, value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.length !== 1 || value === '\n' || value === '\r') {
-    throw invalid(option, `must be one character other than a newline, got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
-
-function checkNames(option: string, value: unknown): readonly string[] | undefined {
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
-    throw invalid(option, 'must be an array of strings');
-  }
-  return value;
-}
-
-/** Checks options when the factory is called. @throws TfpipeError `INVALID_OPTION` */
+/**
+ * Fills in the defaults of options already checked (`checkCsvSourceOptions` or
+ * `checkCsvFeaturesOptions`: the option schemas are the one place options are checked).
+ */
 export function resolveCsvSourceOptions(options: CsvSourceOptions): ResolvedCsvSourceOptions {
-  if (typeof options !== 'object' || options === null) throw invalid('(options)', 'must be an object');
-  const inputs = [options.path, options.paths, options.stream].filter((input) => input !== undefined);
-  if (inputs.length !== 1) throw invalid('path/paths/stream', 'must be given, exactly one of them');
-  if (options.path !== undefined && (typeof options.path !== 'string' || options.path === '')) {
-    throw invalid('path', 'must be a non-empty string');
-  }
-  const paths = options.path !== undefined ? [options.path] : checkNames('paths', options.paths);
-  if (paths?.length === 0) throw invalid('paths', 'must not be empty');
-  if (options.stream !== undefined && typeof options.stream.getReader !== 'function') {
-    throw invalid('stream', 'must be a ReadableStream of bytes');
-  }
-  const delimiter = checkCharacter('delimiter', options.delimiter);
-  const quote = checkCharacter('quote', options.quote) ?? '"';
-  const escape = checkCharacter('escape', options.escape) ?? quote;
-  if (delimiter === quote) throw invalid('delimiter', 'must differ from quote');
-  if (options.encoding !== undefined && options.encoding.toLowerCase() !== 'utf-8') {
-    throw invalid('encoding', `must be 'utf-8', got ${JSON.stringify(options.encoding)}`);
-  }
-  const header = options.header ?? true;
-  if (typeof header !== 'boolean') {
-    const names = checkNames('header', header)!;
-    if (new Set(names).size !== names.length) throw invalid('header', 'has a name twice');
-  }
-  if (options.comment !== undefined && (typeof options.comment !== 'string' || options.comment === '')) {
-    throw invalid('comment', 'must be a non-empty string');
-  }
-  const columns = options.columns ?? {};
-  checkNames('columns.drop', columns.drop);
-  checkNames('columns.keep', columns.keep);
-  if (columns.rename !== undefined && (typeof columns.rename !== 'object' || columns.rename === null)) {
-    throw invalid('columns.rename', 'must be an object of old name → new name');
-  }
-  for (const flag of ['skipEmptyLines', 'allowEmpty'] as const) {
-    if (options[flag] !== undefined && typeof options[flag] !== 'boolean')
-      throw invalid(flag, 'must be a boolean');
-  }
-  const maxRecordLength = options.maxRecordLength ?? DEFAULT_MAX_RECORD_LENGTH;
-  if (!Number.isSafeInteger(maxRecordLength) || maxRecordLength < 1) {
-    throw invalid('maxRecordLength', `must be a positive integer, got ${String(maxRecordLength)}`);
-  }
-  const batchSize = options.batchSize;
-  if (batchSize !== undefined && (!Number.isSafeInteger(batchSize) || batchSize < 1)) {
-    throw invalid('batchSize', `must be a positive integer, got ${String(batchSize)}`);
-  }
+  const quote = options.quote ?? '"';
   return {
-    paths,
+    paths: options.path !== undefined ? [options.path] : options.paths,
     stream: options.stream,
     fileName: options.fileName ?? '<stream>',
-    delimiter,
+    delimiter: options.delimiter,
     quote,
-    escape,
-    header,
+    escape: options.escape ?? quote,
+    header: options.header ?? true,
     comment: options.comment,
     skipEmptyLines: options.skipEmptyLines ?? true,
-    columns,
+    columns: options.columns ?? {},
     allowEmpty: options.allowEmpty ?? false,
-    maxRecordLength,
-    batchSize,
+    maxRecordLength: options.maxRecordLength ?? DEFAULT_MAX_RECORD_LENGTH,
+    batchSize: options.batchSize,
   };
 }

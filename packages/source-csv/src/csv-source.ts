@@ -4,6 +4,7 @@ import type { StageReport } from '@tfpipe/core';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRecord } from './csv-record-reader.js';
+import { checkCsvSourceOptions } from './csv-options-schema.js';
 import { resolveCsvSourceOptions } from './csv-source-options.js';
 import type { CsvSourceOptions } from './csv-source-options.js';
 
@@ -34,6 +35,7 @@ export function csvSource(
 ): ReadableStream<CsvRow> & Reporter;
 export function csvSource(options: CsvSourceOptions): ReadableStream<CsvRow | CsvRow[]> & Reporter;
 export function csvSource(options: CsvSourceOptions): ReadableStream<CsvRow | CsvRow[]> & Reporter {
+  checkCsvSourceOptions(options);
   const resolved = resolveCsvSourceOptions(options);
   const policy = new RecordErrorPolicy(options);
   const reader = new CsvRecordReader(resolved, policy);

@@ -1,6 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { float32Loss, floatByPattern, parseFloatText } from './csv-values.js';
+import { float32Loss, parseFloatText } from './csv-values.js';
+
+/** Python's float() grammar the slow way (ASCII digits): a regex, then the spelled-out specials. */
+function floatByPattern(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (
+    /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/.test(trimmed)
+  )
+    return Number(trimmed.replaceAll('_', ''));
+  const special = /^([+-]?)(inf|infinity|nan)$/i.exec(trimmed);
+  if (special === null) return undefined;
+  if (special[2]!.toLowerCase() === 'nan') return Number.NaN;
+  return special[1] === '-' ? -Infinity : Infinity;
+}
 
 /** parseFloatText's value, or undefined where it refuses the text. */
 function parsed(text: string): number | undefined {

@@ -1,36 +1,20 @@
 /**
- * Cell text → values, with Python's (and so TFX's) number rules: surrounding whitespace allowed, a
- * leading `+` or `-`, `_` between digits; floats also take `.5`, `5.`, exponents and
- * `inf`/`infinity`/`nan` in any case. int64 is exact (`bigint`) over the full range.
+ * Cell text → values, in core's one number grammar (`decimalInteger`, `decimalFloat`: Python's, and
+ * so TFX's, rules: surrounding whitespace allowed, a leading `+` or `-`, `_` between digits; floats
+ * also take `.5`, `5.`, exponents and `inf`/`infinity`/`nan` in any case). int64 is exact (`bigint`)
+ * over the full range.
  */
 
-import { plainDecimal, smallInteger } from '@tfpipe/core/internal';
+import { decimalFloat, decimalInteger, smallInteger } from '@tfpipe/core/internal';
 
 /** A kind of CSV column: the `tf.train.Feature` kinds. */
 export type CsvKind = 'int64' | 'float' | 'bytes';
 
-const SIMPLE_INT = /^-?\d+$/;
-/** Plain digits short enough (at most 15) that `Number` reads them exactly: a safe integer. */
-const SHORT_INT = /^-?\d{1,15}$/;
-const INT_PATTERN = /^[+-]?\d+(?:_\d+)*$/;
-const FLOAT_PATTERN =
-  /^[+-]?(?:\d+(?:_\d+)*(?:\.(?:\d+(?:_\d+)*)?)?|\.\d+(?:_\d+)*)(?:[eE][+-]?\d+(?:_\d+)*)?$/;
-const SPECIAL_FLOAT = /^([+-]?)(inf|infinity|nan)$/i;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** Why a cell does not fit its column. */
 export class CellValueError extends Error {}
-
-/** Parses an integer cell; undefined when it is not integer text. Range is not checked. */
-export function parseIntegerText(text: string): bigint | undefined {
-  if (SHORT_INT.test(text)) return BigInt(Number(text));
-  if (SIMPLE_INT.test(text)) return BigInt(text);
-  let trimmed = text.trim();
-  if (!INT_PATTERN.test(trimmed)) return undefined;
-  if (trimmed.includes('_')) trimmed = trimmed.replaceAll('_', '');
-  return BigInt(trimmed);
-}
 
 /** True when `value` lies in [-2^63, 2^63 - 1]. */
 export function inInt64Range(value: bigint): boolean {
@@ -39,7 +23,7 @@ export function inInt64Range(value: bigint): boolean {
 
 /** Parses an int64 cell exactly. @throws CellValueError */
 export function parseInt64Text(text: string): bigint {
-  const value = parseIntegerText(text);
+  const value = decimalInteger(text);
   if (value === undefined) throw new CellValueError(`${JSON.stringify(text)} is not an integer`);
   if (!inInt64Range(value)) throw new CellValueError(`${text.trim()} is outside the int64 range`);
   return value;
@@ -61,7 +45,7 @@ export function parseInt64Cell(text: string): number | bigint {
  * @throws CellValueError
  */
 export function parseFloatText(text: string): number {
-  const value = floatOrUndefined(text);
+  const value = decimalFloat(text);
   if (value === undefined) throw new CellValueError(`${JSON.stringify(text)} is not a number`);
   const loss = float32Loss(text, value);
   if (loss !== undefined) throw new CellValueError(`${JSON.stringify(text)} ${loss}`);
@@ -99,57 +83,6 @@ function hasNonzeroDigit(text: string): boolean {
   return false;
 }
 
-function floatOrUndefined(text: string): number | undefined {
-  // First core's exact hand parser (a short plain decimal, the common cell: cheaper than
-  // `Number(text)`), then the character scan and `Number`, then the patterns.
-  const value = plainDecimal(text);
-  if (value === value) return value;
-  return isPlainFloat(text) ? Number(text) : floatByPattern(text);
-}
-
-/** The full float rules, without the plain-cell shortcut: what the shortcut must agree with. Internal (tests). */
-export function floatByPattern(text: string): number | undefined {
-  let trimmed = text.trim();
-  if (FLOAT_PATTERN.test(trimmed)) {
-    if (trimmed.includes('_')) trimmed = trimmed.replaceAll('_', '');
-    return Number(trimmed);
-  }
-  const special = SPECIAL_FLOAT.exec(trimmed);
-  if (special === null) return undefined;
-  if (special[2]!.toLowerCase() === 'nan') return Number.NaN;
-  return special[1] === '-' ? -Infinity : Infinity;
-}
-
-/**
- * True for the common cell `-?digits[.digits][e[+-]digits]` (`5.` and `.5` too), which `Number`
- * reads exactly as the pattern path would: a scan of its characters instead of a trim and a regex.
- */
-function isPlainFloat(text: string): boolean {
-  const length = text.length;
-  let index = text.charCodeAt(0) === 45 ? 1 : 0;
-  let digits = 0;
-  let dot = false;
-  for (; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code >= 48 && code <= 57) digits++;
-    else if (code === 46 && !dot) dot = true;
-    else break;
-  }
-  if (digits === 0) return false;
-  if (index === length) return true;
-  const marker = text.charCodeAt(index);
-  if (marker !== 101 && marker !== 69) return false;
-  index++;
-  const sign = text.charCodeAt(index);
-  if (sign === 43 || sign === 45) index++;
-  if (index === length) return false;
-  for (; index < length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
-}
-
 /** `true`/`false` (any case, trimmed) or the integers 1/0 → 1n/0n. @throws CellValueError */
 export function parseBooleanText(text: string): bigint {
   const trimmed = text.trim().toLowerCase();
@@ -170,9 +103,9 @@ const LEADING_ZERO = /^\s*[+-]?0\d/;
  */
 export function inferTextKind(text: string): CsvKind {
   if (LEADING_ZERO.test(text)) return 'bytes';
-  const integer = parseIntegerText(text);
+  const integer = decimalInteger(text);
   if (integer !== undefined) return inInt64Range(integer) ? 'int64' : 'bytes';
-  const value = floatOrUndefined(text);
+  const value = decimalFloat(text);
   return value === undefined || float32Loss(text, value) !== undefined ? 'bytes' : 'float';
 }
 

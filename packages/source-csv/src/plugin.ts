@@ -1,6 +1,7 @@
 import { reportOf } from '@tfpipe/core';
-import { defineSourcePlugin } from '@tfpipe/core/plugin';
-import { z } from 'zod';
+import { defineSourcePlugin, optionsSchema } from '@tfpipe/core/plugin';
+import type { z } from 'zod';
+import { CSV_OPTIONS_STAGE, csvPluginSchema } from './csv-options-schema.js';
 import { csvFeatures, csvToExamples } from './csv-features.js';
 import type { CsvFeatureRow } from './csv-features.js';
 import { loadSchema, type CsvSchema } from './csv-schema.js';
@@ -14,56 +15,15 @@ function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
 /** Rows per batch when the plugin emits Examples: the stream cost is paid per batch. */
 const EXAMPLE_BATCH = 1024;
 
-const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const character = z
-  .string({ error: 'expected one character' })
-  .length(1, { error: 'expected one character' });
-const flag = z.boolean({ error: 'expected true or false' });
-
-/** The options of the CSV source plugin in a config file. */
-export const csvSourceOptionsSchema = z.strictObject({
-  path: name.optional(),
-  paths: z.array(name, { error: 'expected a list of paths' }).min(1).optional(),
-  delimiter: character.optional(),
-  quote: character.optional(),
-  escape: character.optional(),
-  header: z
-    .union([flag, z.array(name)], { error: 'expected true, false or a list of column names' })
-    .optional(),
-  comment: name.optional(),
-  skipEmptyLines: flag.optional(),
-  allowEmpty: flag.optional(),
-  /** Characters one record may hold before `RECORD_TOO_LARGE` (csvSource's option; `--max-record-length`). */
-  maxRecordLength: z
-    .int({ error: 'expected a whole number ≥ 1' })
-    .min(1, { error: 'expected a whole number ≥ 1' })
-    .optional(),
-  columns: z
-    .strictObject({
-      rename: z.record(z.string(), name, { error: 'expected an object of old name → new name' }).optional(),
-      drop: z.array(name, { error: 'expected a list of column names' }).optional(),
-      keep: z.array(name, { error: 'expected a list of column names' }).optional(),
-    })
-    .optional(),
-  /** Column → kind or column spec, as in `csvFeatures({ schema })`. */
-  schema: z
-    .record(z.string(), z.unknown(), { error: 'expected an object of column → kind or spec' })
-    .optional(),
-  /** A schema file saved by `saveSchema` (a previous run's schema.json). */
-  schemaFile: name.optional(),
-  inferRows: z
-    .union([z.int().min(0), z.literal('all')], { error: 'expected a whole number ≥ 0 or "all"' })
-    .optional(),
-  missing: z
-    .enum(['omit', 'empty', 'kindless', 'error'], {
-      error: 'expected "omit", "empty", "kindless" or "error"',
-    })
-    .optional(),
-  label: name.optional(),
-});
+/**
+ * The options of the CSV source plugin in a pipeline file: `csvFeatures`' options but streams,
+ * callbacks and tuning, plus `schemaFile` (a schema saved by `saveSchema`). The same schema checks
+ * `csvSource` / `csvFeatures` in code, so an option is refused with the same message either way.
+ */
+export const csvSourceOptionsSchema = optionsSchema(CSV_OPTIONS_STAGE, csvPluginSchema);
 
 /** Checked options of the CSV plugin. */
-export type CsvSourcePluginOptions = z.infer<typeof csvSourceOptionsSchema>;
+export type CsvSourcePluginOptions = z.output<ReturnType<typeof csvPluginSchema>>;
 
 /** The schema the run resolved (its vocabularies built from the whole input), from the stream's report. */
 function schemaOf(readable: object): CsvSchema | undefined {

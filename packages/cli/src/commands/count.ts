@@ -1,10 +1,9 @@
 import { countRecords } from '@tfpipe/sink-tfrecord';
-import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import type { FlagValues } from '../command.js';
-import { requirePositionals } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';
 import { printableName } from '../printable.js';
 import { readOptions } from './read-options.js';
+import { tfrecordFiles } from './tfrecord-files.js';
 
 /** `tfpipe count`: records per file and in all, every CRC verified. */
 export async function countFiles(
@@ -12,7 +11,7 @@ export async function countFiles(
   positionals: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to count'), 'count');
+  const files = await tfrecordFiles(positionals, 'FILE to count', 'count', io);
   const options = readOptions(values);
   let total = 0;
   for (const file of files) {

@@ -1,12 +1,12 @@
 import { exampleToJsonText, isSequenceExample, sequenceExampleToJsonText, type Features } from '@tfpipe/core';
 import { readExamples } from '@tfpipe/sink-tfrecord';
-import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import type { FlagValues } from '../command.js';
-import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
+import { booleanFlag, integerFlag } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';
 import { describeKind, previewValues } from '../preview.js';
 import { printableName } from '../printable.js';
 import { payloadTypeOf, readOptions } from './read-options.js';
+import { tfrecordFiles } from './tfrecord-files.js';
 
 function featureLines(features: Features, indent: string): string[] {
   const names = Object.keys(features).sort();
@@ -25,7 +25,7 @@ export async function inspectFiles(
   positionals: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to inspect'), 'inspect');
+  const files = await tfrecordFiles(positionals, 'FILE to inspect', 'inspect', io);
   const json = booleanFlag(values, 'json');
   const limit = integerFlag(values, 'limit', 0) ?? (json ? Infinity : 10);
   const payloadType = await payloadTypeOf(values, files[0]);

@@ -3,14 +3,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '@tfpipe/pipeline';
 import { countRecords, detectCompression, readExamples } from '@tfpipe/sink-tfrecord';
-import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import { openRegularFile } from '@tfpipe/node-utils';
 import { checkNewFile, writeFileAtomically } from '../config/output-guard.js';
 import type { FlagValues } from '../command.js';
-import { booleanFlag, choiceFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
+import { booleanFlag, choiceFlag, integerFlag, stringFlag } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';
 import { printableName } from '../printable.js';
 import { payloadTypeOf, readOptions } from './read-options.js';
+import { tfrecordFiles } from './tfrecord-files.js';
 
 const TFDS_FILES = ['dataset_info.json', 'features.json'] as const;
 
@@ -90,7 +90,7 @@ export async function describeSchema(
   positionals: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to describe'), 'schema');
+  const files = await tfrecordFiles(positionals, 'FILE to describe', 'schema', io);
   const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
   const tfdsFiles =
     format === 'tfds'

@@ -7,13 +7,13 @@ import {
   type LostRegion,
   type TfrecordCompression,
 } from '@tfpipe/sink-tfrecord';
-import { expandTfrecordPaths } from '@tfpipe/sink-tfrecord/internal';
 import type { FlagValues } from '../command.js';
-import { booleanFlag, choiceFlag, requirePositionals, stringFlag } from '../flags.js';
+import { booleanFlag, choiceFlag, stringFlag } from '../flags.js';
 import { writeLine, type CliIo } from '../io.js';
 import { formatBytes } from '../preview.js';
 import { printableName } from '../printable.js';
 import { payloadTypeOf, readOptions } from './read-options.js';
+import { inCwd, tfrecordFiles } from './tfrecord-files.js';
 
 /** `tfpipe verify`: reads every record, checks every CRC and payload, lists every problem; `--repair OUT` salvages. */
 export async function verifyFiles(
@@ -21,10 +21,11 @@ export async function verifyFiles(
   positionals: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  const files = await expandTfrecordPaths(requirePositionals(positionals, 'FILE to verify'), 'verify');
+  const files = await tfrecordFiles(positionals, 'FILE to verify', 'verify', io);
   const options = readOptions(values);
   const repair = stringFlag(values, 'repair');
-  if (repair !== undefined) return repairInto(files, repair, booleanFlag(values, 'overwrite'), options, io);
+  if (repair !== undefined)
+    return repairInto(files, inCwd(io, repair), booleanFlag(values, 'overwrite'), options, io);
   const payloadType = await verifyPayloadType(values, files[0]);
   let failed = 0;
   for (const file of files) {

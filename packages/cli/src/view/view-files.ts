@@ -34,7 +34,7 @@ export async function viewFiles(paths: readonly string[], cwd: string): Promise<
       for (const name of names.sort()) files.push(await viewFile(path.join(given, name), cwd));
       continue;
     }
-    const expanded = info === undefined ? await expandTfrecordPaths(given, 'view') : [given];
+    const expanded = info === undefined ? await expandTfrecordPaths(given, 'view', cwd) : [given];
     for (const file of expanded) files.push(await viewFile(file, cwd));
   }
   return files;

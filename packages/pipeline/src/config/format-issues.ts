@@ -1,26 +1,10 @@
 import { TfpipeError } from '@tfpipe/core';
-import type { StandardSchemaV1 } from '@tfpipe/core/plugin';
+import { formatOptionPath, optionsError, valueAtPath } from '@tfpipe/core/plugin';
+import type { StagedOptionsSchema, StandardSchemaV1 } from '@tfpipe/core/plugin';
 
 /** `sink.options.shards`, `transforms[0].filter`: a path as a user reads it. */
 export function formatPath(path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): string {
-  let text = '';
-  for (const segment of path) {
-    const key = typeof segment === 'object' ? segment.key : segment;
-    if (typeof key === 'number') text += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key)) text += text === '' ? key : `.${key}`;
-    else text += `[${JSON.stringify(String(key))}]`;
-  }
-  return text === '' ? '(the file)' : text;
-}
-
-function valueAt(root: unknown, path: readonly (PropertyKey | StandardSchemaV1.PathSegment)[]): unknown {
-  let value = root;
-  for (const segment of path) {
-    const key = typeof segment === 'object' ? segment.key : segment;
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
+  return formatOptionPath(path) || '(the file)';
 }
 
 function shown(value: unknown): string {
@@ -49,7 +33,7 @@ export function schemaError(
     const keys = unknownKeys[1]!.split(', ').map((key) => key.replace(/^"|"$/g, ''));
     detail = `${formatPath([...path, keys[0]!])}: unknown key${keys.length > 1 ? ` (also ${keys.slice(1).join(', ')})` : ''}`;
   } else {
-    const value = valueAt(root, path);
+    const value = valueAtPath(root, path);
     const message = (issue?.message ?? 'invalid').replace(/^Invalid input: /, '');
     detail = `${formatPath(path)}: ${message}, got ${shown(value)}`;
   }
@@ -60,7 +44,11 @@ export function schemaError(
   });
 }
 
-/** Validates `value` with a Standard Schema; throws {@link schemaError} on issues. */
+/**
+ * Validates `value` with a Standard Schema; throws {@link schemaError} on issues. A plugin's schema
+ * made by `optionsSchema` names its stage: its issues are then the plugin's own `INVALID_OPTION`
+ * error (`optionsError`), the same code and message its factory raises in code, placed in `file`.
+ */
 export async function validateWith<Output>(
   schema: StandardSchemaV1<unknown, Output>,
   value: unknown,
@@ -69,6 +57,9 @@ export async function validateWith<Output>(
   file: string | undefined,
 ): Promise<Output> {
   const result = await schema['~standard'].validate(value);
-  if (result.issues !== undefined) throw schemaError(result.issues, root, prefix, file);
-  return result.value;
+  if (result.issues === undefined) return result.value;
+  const stage = (schema as Partial<StagedOptionsSchema<Output>>).stage;
+  if (typeof stage !== 'string') throw schemaError(result.issues, root, prefix, file);
+  const error = optionsError(stage, result.issues, value);
+  throw file === undefined ? error : error.withPosition({ file });
 }

@@ -1,8 +1,7 @@
 import type { Position } from '../../errors/tfpipe-error.js';
 import { EncodedExample, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from '../../codec/encoded-example.js';
 import { varintSize, writeVarint } from '../../codec/varint.js';
-import { plainDecimal } from '../spec/coerce-float.js';
-import { smallInteger } from '../spec/coerce-int64.js';
+import { plainDecimal, smallInteger } from '../../text/plain-decimal.js';
 import { FLOAT, INT64 } from '../spec/row-cells.js';
 import { copy, writeNegative } from './row-encoder-bytes.js';
 import {

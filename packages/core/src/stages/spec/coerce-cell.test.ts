@@ -31,6 +31,9 @@ describe('int64 cells', () => {
     expect(int64(' 7 ').value).toEqual([7n]);
     expect(int64('-0').value).toEqual([0n]);
     expect(int64('000123').value).toEqual([123n]);
+    // Python's int() (and so TFX CsvExampleGen) reads `_` between digits; so do CSV cells.
+    expect(int64('1_000').value).toEqual([1000n]);
+    expect(int64(' -9_223_372_036_854_775_808 ').value).toEqual([-9223372036854775808n]);
   });
 
   it('rejects strings beyond int64 with INT64_RANGE', () => {
@@ -40,7 +43,7 @@ describe('int64 cells', () => {
   });
 
   it('rejects text that is not a decimal integer with FEATURE_TYPE', () => {
-    for (const text of ['1.5', '1e3', '0x10', '12abc', ' ', '1 2', '1_000', '--1', 'true', '']) {
+    for (const text of ['1.5', '1e3', '0x10', '12abc', ' ', '1 2', '_1', '1_', '1__0', '--1', 'true', '']) {
       expect(
         codeOf(() => int64(text)),
         text,

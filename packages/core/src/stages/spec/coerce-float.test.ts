@@ -1,14 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CellContext } from './cell-context.js';
-import { floatValue, plainDecimal } from './coerce-float.js';
+import { plainDecimal } from '../../text/plain-decimal.js';
+import { floatValue } from './coerce-float.js';
 
 const context: CellContext = { stage: 'buildExamples', feature: 'f', field: 'col', booleanStrings: false };
 
 /** The float grammar written out the slow way: whitespace trimmed, a decimal regex, the special spellings. */
 function reference(value: string): number | 'error' {
   const text = value.trim();
-  if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) return Number(text);
+  const digits = String.raw`\d+(?:_\d+)*`;
+  const decimal = new RegExp(
+    String.raw`^[+-]?(?:${digits}(?:\.(?:${digits})?)?|\.${digits})(?:[eE][+-]?${digits})?$`,
+  );
+  if (decimal.test(text)) return Number(text.replaceAll('_', ''));
   const lower = text.toLowerCase();
   if (/^[+-]?nan$/.test(lower)) return Number.NaN;
   if (/^[+-]?inf(inity)?$/.test(lower)) return lower.startsWith('-') ? -Infinity : Infinity;
@@ -31,7 +36,7 @@ const decimalText = fc
     fc.constantFrom('', ' ', '\t', '\u00a0'),
     sign,
     digits(20),
-    fc.constantFrom('', '.', '..', ','),
+    fc.constantFrom('', '.', '..', ',', '_', '__', '_.', '._'),
     digits(20),
     fc.oneof(
       fc.constant(''),

@@ -1,16 +1,15 @@
 import { cellError, preview } from './cell-context.js';
 import type { CellContext } from './cell-context.js';
-import { trimCell } from './trim-cell.js';
+import { decimalInteger } from '../../text/decimal-text.js';
 
 /** The int64 range as bigints. */
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
-/** Decimal integers only: no hex, no exponent, no fraction, no digit separators. */
-export const INTEGER = /^[+-]?\d+$/;
 
 /**
  * One int64 value from a cell: a bigint in range, a safe-integer number, a boolean (1/0), or a
- * decimal integer string (surrounding whitespace allowed) parsed exactly through BigInt.
+ * integer's text in the one grammar of `text/decimal-text.ts` (Python's `int()`: whitespace around,
+ * a sign, `_` between digits), parsed exactly.
  * @throws TfpipeError `FEATURE_TYPE`, `UNSAFE_INTEGER` or `INT64_RANGE`
  */
 export function int64Value(value: unknown, context: CellContext): bigint {
@@ -36,12 +35,10 @@ export function int64Value(value: unknown, context: CellContext): bigint {
 }
 
 function int64FromString(value: string, context: CellContext): bigint {
-  const text = trimCell(value);
-  const small = smallInteger(text);
-  if (small !== undefined) return BigInt(small);
-  if (INTEGER.test(text)) return inRange(BigInt(text), context);
+  const integer = decimalInteger(value);
+  if (integer !== undefined) return inRange(integer, context);
   if (context.booleanStrings) {
-    const lower = text.toLowerCase();
+    const lower = value.trim().toLowerCase();
     if (lower === 'true') return 1n;
     if (lower === 'false') return 0n;
   }
@@ -53,24 +50,4 @@ function inRange(value: bigint, context: CellContext): bigint {
     throw cellError('INT64_RANGE', `${value} is outside the int64 range [-2^63, 2^63 - 1]`, context);
   }
   return value;
-}
-
-/**
- * A decimal integer of at most 15 characters, parsed by hand (exact: below 2^53), or undefined for
- * anything else. Cheaper than a regex plus `BigInt(string)` for the common short cell.
- */
-export function smallInteger(text: string): number | undefined {
-  const length = text.length;
-  if (length === 0 || length > 15) return undefined;
-  let index = 0;
-  const sign = text.charCodeAt(0);
-  if (sign === 0x2d || sign === 0x2b) index = 1;
-  if (index === length) return undefined;
-  let value = 0;
-  for (; index < length; index++) {
-    const digit = text.charCodeAt(index) - 0x30;
-    if (digit < 0 || digit > 9) return undefined;
-    value = value * 10 + digit;
-  }
-  return sign === 0x2d ? -value : value;
 }

@@ -1,7 +1,9 @@
 import type { CellContext } from './cell-context.js';
 import { utf8 } from './coerce-bytes.js';
 import { floatValue } from './coerce-float.js';
-import { INT64_MAX, INT64_MIN, INTEGER, smallInteger } from './coerce-int64.js';
+import { INT64_MAX, INT64_MIN } from './coerce-int64.js';
+import { decimalInteger } from '../../text/decimal-text.js';
+import { smallInteger } from '../../text/plain-decimal.js';
 import { trimCell } from './trim-cell.js';
 
 /** Feature kinds of the fast path, as small integers. */
@@ -67,7 +69,8 @@ export class RowSlots {
           this.objects[slot] = undefined;
           return true;
         }
-        if (text.length <= 21 && INTEGER.test(text)) return this.#bigint(BigInt(text), slot);
+        const integer = decimalInteger(text);
+        if (integer !== undefined) return this.#bigint(integer, slot);
         if (context.booleanStrings) {
           const lower = text.toLowerCase();
           if (lower === 'true' || lower === 'false') {

@@ -1,0 +1,187 @@
+import type { TfpipeError } from '@tfpipe/core';
+import { checkOptions } from '@tfpipe/core/plugin';
+import { z } from 'zod';
+import type { CsvFeaturesOptions } from './csv-features.js';
+import type { CsvSourceOptions } from './csv-source-options.js';
+
+/** The stage every CSV option error names, from code or from a pipeline file. */
+export const CSV_OPTIONS_STAGE = 'csvSource';
+
+const name = () => z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
+const names = (what: string) => z.array(name(), { error: `expected a list of ${what}` });
+const character = () =>
+  z
+    .string({ error: 'expected one character other than a newline' })
+    .refine((value) => value.length === 1 && value !== '\n' && value !== '\r', {
+      error: 'expected one character other than a newline',
+    });
+const flag = () => z.boolean({ error: 'expected true or false' });
+const positiveInteger = () =>
+  z.int({ error: 'expected a whole number ≥ 1' }).min(1, { error: 'expected a whole number ≥ 1' });
+
+/** The options a pipeline file can give too: everything but streams, callbacks and tuning. */
+function sharedShape() {
+  return {
+    path: name(),
+    paths: names('paths').min(1, { error: 'expected at least one path' }),
+    delimiter: character(),
+    quote: character(),
+    escape: character(),
+    header: z.union([flag(), names('column names')], {
+      error: 'expected true, false or a list of column names',
+    }),
+    comment: name(),
+    skipEmptyLines: flag(),
+    allowEmpty: flag(),
+    maxRecordLength: positiveInteger(),
+    columns: z.strictObject(
+      {
+        rename: z
+          .record(z.string(), name(), { error: 'expected an object of old name → new name' })
+          .optional(),
+        drop: names('column names').optional(),
+        keep: names('column names').optional(),
+      },
+      { error: 'expected an object of rename, drop, keep' },
+    ),
+  };
+}
+
+/** Options only code can give (a stream, callbacks, batches). */
+function codeShape() {
+  return {
+    stream: z.custom<ReadableStream<Uint8Array>>(
+      (value) => typeof (value as { getReader?: unknown } | null)?.getReader === 'function',
+      { error: 'expected a ReadableStream of bytes' },
+    ),
+    fileName: z.string({ error: 'expected a string' }),
+    encoding: z.custom<'utf-8'>((value) => typeof value === 'string' && value.toLowerCase() === 'utf-8', {
+      error: "expected 'utf-8'",
+    }),
+    batchSize: positiveInteger(),
+    onError: z.enum(['fail', 'skip'], { error: 'expected "fail" or "skip"' }),
+    onSkip: z.custom<(error: TfpipeError) => void>((value) => typeof value === 'function', {
+      error: 'expected a function',
+    }),
+  };
+}
+
+/** `csvFeatures` options beyond the source's, that a pipeline file gives too. */
+function featuresShape() {
+  return {
+    schema: z.record(z.string(), z.unknown(), { error: 'expected an object of column → kind or spec' }),
+    inferRows: z.union([z.int().min(0), z.literal('all'), z.literal(Infinity)], {
+      error: 'expected a whole number ≥ 0 or "all"',
+    }),
+    missing: z.enum(['omit', 'empty', 'kindless', 'error'], {
+      error: 'expected "omit", "empty", "kindless" or "error" ("default" needs a per-column default)',
+    }),
+    label: name(),
+  };
+}
+
+type Shape = Record<string, z.ZodType>;
+
+/** Every key optional, unknown keys refused, and the rules between keys. */
+function csvObject<S extends Shape>(shape: S) {
+  const optional = Object.fromEntries(Object.entries(shape).map(([key, type]) => [key, type.optional()]));
+  return z.strictObject(optional as { [K in keyof S]: z.ZodOptional<S[K]> }).check((context) => {
+    const value = context.value as Record<string, unknown>;
+    const inputs = ['path', 'paths', 'stream'].filter((key) => value[key] !== undefined);
+    if (inputs.length !== 1) {
+      // One wording for code and pipeline files, though only code can give a stream.
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message: 'expected exactly one of path, paths, stream',
+      });
+    }
+    if (value.delimiter !== undefined && value.delimiter === (value.quote ?? '"')) {
+      context.issues.push({
+        code: 'custom',
+        input: value.delimiter,
+        path: ['delimiter'],
+        message: 'expected a character other than quote',
+      });
+    }
+    const header = value.header;
+    if (Array.isArray(header) && new Set(header).size !== header.length) {
+      const twice = header.find((item, index) => header.indexOf(item) !== index) as string;
+      context.issues.push({
+        code: 'custom',
+        input: header,
+        path: ['header'],
+        message: `expected each name once, ${JSON.stringify(twice)} is there twice`,
+      });
+    }
+  });
+}
+
+let sourceSchema: ReturnType<typeof buildSourceSchema> | undefined;
+let featuresSchema: ReturnType<typeof buildFeaturesSchema> | undefined;
+let pluginSchema: ReturnType<typeof buildPluginSchema> | undefined;
+
+function buildSourceSchema() {
+  return csvObject({ ...sharedShape(), ...codeShape() });
+}
+function buildFeaturesSchema() {
+  return csvObject({
+    ...sharedShape(),
+    ...codeShape(),
+    ...featuresShape(),
+    byteParser: flag(),
+    chunkBytes: positiveInteger(),
+  });
+}
+function buildPluginSchema() {
+  return csvObject({ ...sharedShape(), ...featuresShape(), schemaFile: name() });
+}
+
+/** The schema of `csvSource`'s options, built on first use (zod's construction cost is paid once). */
+export function csvSourceSchema(): ReturnType<typeof buildSourceSchema> {
+  return (sourceSchema ??= buildSourceSchema());
+}
+
+/** The schema of `csvFeatures` / `csvToExamples` options, built on first use. */
+export function csvFeaturesSchema(): ReturnType<typeof buildFeaturesSchema> {
+  return (featuresSchema ??= buildFeaturesSchema());
+}
+
+/** The schema of the CSV plugin's options in a pipeline file, built on first use. */
+export function csvPluginSchema(): ReturnType<typeof buildPluginSchema> {
+  return (pluginSchema ??= buildPluginSchema());
+}
+
+/** Checks `csvSource` options. @throws TfpipeError `INVALID_OPTION` naming the option */
+export function checkCsvSourceOptions(options: unknown): void {
+  checkOptions(csvSourceSchema(), options, CSV_OPTIONS_STAGE);
+}
+
+/** Checks `csvFeatures` / `csvToExamples` options. @throws TfpipeError `INVALID_OPTION` naming the option */
+export function checkCsvFeaturesOptions(options: unknown): void {
+  checkOptions(csvFeaturesSchema(), options, CSV_OPTIONS_STAGE);
+}
+
+// The documented option types must be the schemas' keys, and what a schema lets through must fit them.
+type Settled<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends readonly (infer Item)[]
+    ? readonly Settled<Item>[]
+    : T extends ReadableStream<Uint8Array>
+      ? T
+      : T extends object
+        ? { readonly [K in keyof T]?: Settled<Exclude<T[K], undefined>> }
+        : T;
+type Fits<Schema extends z.ZodType, Documented> = [keyof z.output<Schema>] extends [keyof Documented]
+  ? [keyof Documented] extends [keyof z.output<Schema>]
+    ? Settled<z.output<Schema>> extends Settled<Documented>
+      ? true
+      : 'the schema lets through values the documented type does not allow'
+    : 'the documented type has options the schema does not know'
+  : 'the schema has options the documented type does not have';
+type Holds<Check extends true> = Check;
+/** Compiles only while the documented option types and the schemas agree (see `Fits`). */
+export type CsvOptionTypesFit = [
+  Holds<Fits<ReturnType<typeof buildSourceSchema>, CsvSourceOptions>>,
+  Holds<Fits<ReturnType<typeof buildFeaturesSchema>, CsvFeaturesOptions>>,
+];
