@@ -72,6 +72,8 @@ describe('tfpipe view serves the page and only the named files on loopback', () 
     expect(page.status).toBe(200);
     expect(page.body.toString()).toContain('<title>tfpipe view</title>');
     expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
+    // Only our own scripts run, and they may compile the WebAssembly CRC (no eval of strings).
+    expect(page.headers['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval';");
   });
 
   it('lists the named file and the directory’s records, not its sidecars', async () => {
