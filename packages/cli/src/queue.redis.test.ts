@@ -2,12 +2,13 @@
 // shard's process killed after its rename, Redis killed and restarted mid-run; the output is the
 // single-process run's, byte for byte.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readExamples, verifyTfrecord } from '@tfpipe/sink-tfrecord';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisMissing, startRedis, type RedisServer } from '../../../test-support/redis-server.js';
+import { childExit } from '../../../test-support/child-exit.js';
+import { expectPlannedOutput } from './__fixtures__/planned-output.js';
 import { BIN, type CliResult } from './__fixtures__/run-cli.js';
 
 const missing = redisMissing();
@@ -36,14 +37,6 @@ function worker(env: Record<string, string> = {}): ChildProcess {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-}
-
-function exited(
-  child: ChildProcess,
-): Promise<{ code: number | null; signal: string | null; stderr: string }> {
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })));
 }
 
 beforeAll(async () => {
@@ -78,9 +71,9 @@ describe.skipIf(missing !== undefined)('tfpipe queue / worker on redis-server', 
       TFPIPE_TEST_CRASH: name,
       TFPIPE_TEST_CRASH_ONCE: join(directory, `crash-${name}`),
     });
-    const steady = [exited(worker(once('before-marker'))), exited(worker(once('mid-write')))];
+    const steady = [childExit(worker(once('before-marker'))), childExit(worker(once('mid-write')))];
     const doomed = worker();
-    const doomedExit = exited(doomed);
+    const doomedExit = childExit(doomed);
     // Once two shards are committed (every worker is past its start), kill one and restart Redis.
     const started = Date.now();
     while (
@@ -104,22 +97,7 @@ describe.skipIf(missing !== undefined)('tfpipe queue / worker on redis-server', 
     });
 
     expect((await tfpipe(['run', 'single.yaml', '--workers', '1', '--quiet'])).code).toBe(0);
-    const shardNames = Array.from({ length: SHARDS }, (_, index) => `data-0000${index}-of-00008.tfrecord`);
-    const all = await readdir(join(directory, 'queued'));
-    expect(all.filter((name) => !name.startsWith('.')).sort()).toEqual(
-      [...shardNames, 'data.manifest.json', 'reader_spec.py'].sort(),
-    );
-    expect(all.filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);
-    const files = shardNames.map((name) => join(directory, 'queued', name));
-    expect((await verifyTfrecord(files)).records).toBe(ROWS);
-    const ids: number[] = [];
-    for await (const example of readExamples(files))
-      ids.push(Number((example.features.id?.value as bigint[])[0]));
-    expect(ids).toEqual(Array.from({ length: ROWS }, (_, index) => index));
-    for (const name of shardNames) {
-      const bytes = await readFile(join(directory, 'queued', name));
-      expect(bytes.equals(await readFile(join(directory, 'single', name))), name).toBe(true);
-    }
+    await expectPlannedOutput(join(directory, 'queued'), join(directory, 'single'), SHARDS, ROWS);
   }, 180_000);
 
   it('an unreachable Redis and a missing --redis are clear errors', async () => {

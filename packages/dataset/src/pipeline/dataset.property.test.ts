@@ -117,7 +117,11 @@ function model(values: number[], ops: readonly Op[]): number[] {
       case 'prefetch':
         return input;
       case 'shuffle':
-        return modelShuffle(input, current.bufferSize, new SeededRandom(current.seed, passStream(0, { epochs })));
+        return modelShuffle(
+          input,
+          current.bufferSize,
+          new SeededRandom(current.seed, passStream(0, { epochs })),
+        );
       case 'interleave':
         return modelInterleave(input, current.cycleLength, current.blockLength);
     }

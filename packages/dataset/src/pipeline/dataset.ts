@@ -191,15 +191,12 @@ export class Dataset<T> extends ReadableStream<T> {
     const blockLength = checkCount('interleave', 'blockLength', options.blockLength ?? 1, 1);
     const deterministic = options.deterministic ?? true;
     if (typeof deterministic !== 'boolean')
-      throw invalidOption('interleave', `deterministic must be a boolean, got ${JSON.stringify(deterministic)}`);
+      throw invalidOption(
+        'interleave',
+        `deterministic must be a boolean, got ${JSON.stringify(deterministic)}`,
+      );
     return this.derive((source) =>
-      interleaveChunks(
-        source,
-        (element) => chunksOf(fn(element)),
-        cycleLength,
-        blockLength,
-        deterministic,
-      ),
+      interleaveChunks(source, (element) => chunksOf(fn(element)), cycleLength, blockLength, deterministic),
     );
   }
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childExit } from '../../../../test-support/child-exit.js';
 import { redisMissing, startRedis, type RedisServer } from '../../../../test-support/redis-server.js';
 import { enqueuePlan, queueStatus, resumePlan } from './plan-queue.js';
 import { checkRedis } from './redis-connection.js';
@@ -45,14 +46,6 @@ function worker(
   });
 }
 
-function exited(
-  child: ChildProcess,
-): Promise<{ code: number | null; signal: string | null; stderr: string }> {
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })));
-}
-
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const started = Date.now();
   while (!(await check())) {
@@ -74,11 +67,11 @@ describe.skipIf(missing !== undefined)('the plan queue on redis-server', () => {
 
     // Alone at first, this worker takes shard 0 and dies in it: the job stays active under a lock
     // nobody renews, and another worker runs it once the lock has expired.
-    const dying = await exited(worker(out, plan, 'q1', { CRASH_INDEX: '0' }));
+    const dying = await childExit(worker(out, plan, 'q1', { CRASH_INDEX: '0' }));
     expect(dying.signal, dying.stderr).toBe('SIGKILL');
     const steady = [
-      exited(worker(out, plan, 'q1', { FAIL_ONCE_INDEX: '5' })),
-      exited(worker(out, plan, 'q1')),
+      childExit(worker(out, plan, 'q1', { FAIL_ONCE_INDEX: '5' })),
+      childExit(worker(out, plan, 'q1')),
     ];
     await until(
       async () => (await readdir(out)).filter((name) => /^shard-\d$/.test(name)).length >= 2,
@@ -110,7 +103,7 @@ describe.skipIf(missing !== undefined)('the plan queue on redis-server', () => {
     for (let run = 0; run < 4 && (await shardState()) !== 'failed'; run++) {
       const child = worker(out, plan, 'q2', stalling);
       let ended = false;
-      const done = exited(child).then(() => (ended = true));
+      const done = childExit(child).then(() => (ended = true));
       await until(
         async () => ended || (await shardState()) === 'failed',
         'a worker to die or the shard to fail',
@@ -120,7 +113,7 @@ describe.skipIf(missing !== undefined)('the plan queue on redis-server', () => {
     }
     expect(await shardState()).toBe('failed');
     expect((await queueStatus(plan, { redis: redis.url, queue: 'q2' })).finalize).toBe('waiting-children');
-    const finishing = exited(worker(out, plan, 'q2', { LOCK_MS: '1000' }));
+    const finishing = childExit(worker(out, plan, 'q2', { LOCK_MS: '1000' }));
     expect(await resumePlan(plan, { redis: redis.url, queue: 'q2' })).toEqual({
       retried: [1],
       reenqueued: [],
