@@ -73,7 +73,6 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
       job: job.id ?? job.name,
       ...(index === undefined ? {} : { index }),
     });
-    if (options.untilPlanDone !== undefined && job.id === finalizeJobId(options.untilPlanDone)) stop();
   });
   worker.on('failed', (job, error) => {
     if (job === undefined) return;
