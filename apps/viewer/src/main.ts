@@ -114,6 +114,8 @@ function openAll(list: readonly FileSource[]): void {
     ...shards.map((shard, index) => new Option(sourceName(shard.source), String(index))),
   );
   fileList.hidden = shards.length < 2;
+  // The list names the open file already.
+  byId('file-name').hidden = !fileList.hidden;
   if (shards.length > 0) open(shards[0]!);
   else status.reset('no TFRecord file among the files picked');
 }

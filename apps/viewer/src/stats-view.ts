@@ -103,7 +103,7 @@ function card(feature: FeatureProfile, records: number): HTMLElement {
     element(
       'p',
       'card-line presence',
-      `present in ${count.format(feature.present)} of ${count.format(records)} (${Number(percent.toFixed(1))}%) · ${lengths} values each`,
+      `present in ${count.format(feature.present)} of ${count.format(records)} (${Number(percent.toFixed(1))}%) · ${lengths} value${lengths === '1' ? '' : 's'} each`,
     ),
   ];
   if (values !== undefined) {

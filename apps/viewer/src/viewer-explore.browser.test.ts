@@ -318,6 +318,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
     });
     expect(edge[0]).toBeLessThan(40);
     expect(edge[1]).toBeGreaterThan(200);
+    await page.keyboard.press('t');
     await page.screenshot({ path: new URL('grid-dark.png', SCREENSHOTS).pathname });
     await page.click('#grid-next');
     await page.waitForSelector('#grid-info:text("Rows 49–60 of 60")');
