@@ -1,4 +1,10 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig(packageBuild({ index: 'src/index.ts', 'work-child': 'src/scale/work-child.ts' }));
+export default defineConfig(
+  packageBuild({
+    index: 'src/index.ts',
+    expression: 'src/expression.ts',
+    'work-child': 'src/scale/work-child.ts',
+  }),
+);

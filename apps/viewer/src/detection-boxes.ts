@@ -22,6 +22,9 @@ export interface DetectionBoxes {
 
 const OD = 'image/object/';
 
+/** The keys boxes are drawn on (TF Object Detection, TFDS); else the first image. */
+export const BOXED_IMAGE_KEYS: readonly string[] = ['image/encoded', 'image'];
+
 /**
  * The boxes of the TF Object Detection keys (`image/object/bbox/{xmin,ymin,xmax,ymax}`,
  * `image/object/class/{text,label}`) or of TFDS (`objects/bbox` as `[ymin, xmin, ymax, xmax]` rows,

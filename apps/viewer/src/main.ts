@@ -1,9 +1,14 @@
-// The page: picks files (input, drop, or those `tfpipe view` serves), runs one reader worker per file,
-// and wires the table, the record view, the theme and the keys together.
+// The page: picks files (input, folder, drop, or those `tfpipe view` serves), runs one reader worker
+// per file, and wires the table, the record view, the grid, the statistics, the theme and the keys.
+import { BrowseBar } from './browse-bar.js';
 import { byId } from './dom.js';
+import { GridView } from './grid-view.js';
 import { RecordTable } from './record-table.js';
 import { renderRecord } from './record-view.js';
 import { servedFiles } from './served-files.js';
+import { ShardInfo } from './shard-info.js';
+import { shardSet, sourceName, type Shard } from './shard-files.js';
+import { renderStats } from './stats-view.js';
 import { StatusView } from './status-view.js';
 import { initTheme, toggleTheme } from './theme.js';
 import { WorkerClient } from './worker-client.js';
@@ -11,15 +16,38 @@ import type { FileSource } from './worker-protocol.js';
 
 const status = new StatusView();
 const recordView = byId('record-view');
+const statsView = byId('stats-view');
 const fileList = byId<HTMLSelectElement>('file-list');
+const shardInfo = new ShardInfo(byId('shard-info'));
 let client: WorkerClient | undefined;
-let sources: FileSource[] = [];
+let shards: readonly Shard[] = [];
 let shownRow = -1;
+let statsShown = false;
+type Tab = 'records' | 'grid' | 'stats';
+let tab: Tab = 'records';
 
 const table = new RecordTable(
   byId('record-table'),
   (start, count) => client?.rows(start, count) ?? Promise.resolve([]),
   (row) => void showRecord(row),
+);
+const grid = new GridView(
+  (start, count) => client?.thumbnails(start, count) ?? Promise.resolve([]),
+  (row) => {
+    showTab('records');
+    table.select(row);
+  },
+);
+const browse = new BrowseBar(
+  () => client,
+  (count) => {
+    table.reset();
+    table.setCount(count);
+    grid.setCount(count);
+    if (count > 0) table.select(0);
+    else recordView.replaceChildren();
+    if (tab === 'grid') void grid.show(0);
+  },
 );
 
 async function showRecord(row: number): Promise<void> {
@@ -28,42 +56,79 @@ async function showRecord(row: number): Promise<void> {
   if (record !== undefined && shownRow === row) await renderRecord(recordView, record);
 }
 
-function open(source: FileSource): void {
+function showTab(next: Tab): void {
+  tab = next;
+  for (const name of ['records', 'grid', 'stats'] as const) {
+    byId(`tab-${name}`).setAttribute('aria-selected', String(name === next));
+  }
+  byId('records-view').hidden = next !== 'records';
+  byId('grid-view').hidden = next !== 'grid';
+  statsView.hidden = next !== 'stats';
+  if (next === 'grid') void grid.showRow(Math.max(0, table.selected));
+  if (next === 'stats' && !statsShown && client !== undefined && browse.ready) {
+    statsShown = true;
+    const asked = client;
+    statsView.replaceChildren(document.createTextNode('Reading every record for the statistics…'));
+    void asked.profile().then((profile) => {
+      if (profile !== undefined && asked === client) renderStats(statsView, profile);
+    });
+  }
+}
+
+function open(shard: Shard): void {
   client?.close();
-  const name = source.kind === 'file' ? source.file.name : source.name;
+  const name = sourceName(shard.source);
   byId('file-name').textContent = name;
   status.reset(name);
   delete byId('status').dataset.done;
   table.reset();
+  grid.setCount(0);
+  browse.reset(name);
+  statsShown = false;
+  statsView.replaceChildren(document.createTextNode('Statistics appear once the file is read.'));
   recordView.replaceChildren();
-  client = new WorkerClient(source, (event) => {
-    status.show(event);
-    if (event.type === 'progress' || event.type === 'done') {
-      table.setCount(event.records);
-      if (table.selected < 0 && event.records > 0) table.select(0);
-    }
-  });
+  shardInfo.open(shard);
+  client = new WorkerClient(
+    shard.source,
+    (event) => {
+      status.show(event);
+      browse.show(event);
+      shardInfo.show(event);
+      if (event.type === 'progress' || event.type === 'done') {
+        table.setCount(event.records);
+        grid.setCount(event.records);
+        if (table.selected < 0 && event.records > 0) table.select(0);
+      }
+      if (event.type === 'done' && tab !== 'records') showTab(tab);
+    },
+    shard.index,
+  );
 }
 
-function openAll(list: FileSource[]): void {
+function openAll(list: readonly FileSource[]): void {
   if (list.length === 0) return;
-  sources = list;
+  const set = shardSet(list);
+  shards = set.shards;
+  shardInfo.setManifests(set.manifests);
   fileList.replaceChildren(
-    ...list.map(
-      (source, index) => new Option(source.kind === 'file' ? source.file.name : source.name, String(index)),
-    ),
+    ...shards.map((shard, index) => new Option(sourceName(shard.source), String(index))),
   );
-  fileList.hidden = list.length < 2;
-  open(list[0]!);
+  fileList.hidden = shards.length < 2;
+  // The list names the open file already.
+  byId('file-name').hidden = !fileList.hidden;
+  if (shards.length > 0) open(shards[0]!);
+  else status.reset('no TFRecord file among the files picked');
 }
 
 const fromFiles = (files: FileList | null): FileSource[] =>
   Array.from(files ?? [], (file): FileSource => ({ kind: 'file', file }));
 
-byId<HTMLInputElement>('file-input').addEventListener('change', (event) => {
-  openAll(fromFiles((event.target as HTMLInputElement).files));
-});
-fileList.addEventListener('change', () => open(sources[Number(fileList.value)]!));
+for (const id of ['file-input', 'folder-input']) {
+  byId<HTMLInputElement>(id).addEventListener('change', (event) => {
+    openAll(fromFiles((event.target as HTMLInputElement).files));
+  });
+}
+fileList.addEventListener('change', () => open(shards[Number(fileList.value)]!));
 
 const overlay = byId('drop-overlay');
 document.addEventListener('dragover', (event) => {
@@ -87,6 +152,9 @@ byId('jump-form').addEventListener('submit', (event) => {
   void client?.rowOf(recordIndex).then((row) => table.select(row));
 });
 byId('theme-toggle').addEventListener('click', toggleTheme);
+for (const name of ['records', 'grid', 'stats'] as const) {
+  byId(`tab-${name}`).addEventListener('click', () => showTab(name));
+}
 
 const KEYS: Record<string, () => void> = {
   ArrowDown: () => table.select(table.selected + 1),
@@ -98,8 +166,12 @@ const KEYS: Record<string, () => void> = {
   Home: () => table.select(0),
   End: () => table.select(Number.MAX_SAFE_INTEGER),
   g: () => byId('jump').focus(),
+  f: () => byId('filter').focus(),
   o: () => byId('file-input').click(),
   t: toggleTheme,
+  '1': () => showTab('records'),
+  '2': () => showTab('grid'),
+  '3': () => showTab('stats'),
 };
 document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement;

@@ -39,4 +39,23 @@ describe('OpenFile', () => {
       Array(5).fill(true),
     );
   });
+
+  it('profiles, filters and exports a gzip file past the payload budget by decompressing it again', async () => {
+    const file = tabularFile(40);
+    const [opened] = await scanned(gzipped(file.bytes), 3 * tabularRecord(0).length);
+    const post = (): void => undefined;
+    const profile = await opened.profile(post);
+    expect(profile.records).toBe(40);
+    const id = profile.features.find((feature) => feature.name === 'id');
+    expect(id?.values?.numeric).toMatchObject({ min: '0', max: '39', mean: 19.5 });
+    expect(await opened.select({ kind: 'filter', expression: 'id >= 30 and id < 35' }, post)).toBe(5);
+    expect((await opened.rows(0, 10)).map((row) => row.recordIndex)).toEqual([30, 31, 32, 33, 34]);
+    const { blob, records } = await opened.exportShown(post);
+    expect(records).toBe(5);
+    const frames = file.bytes.subarray(file.offsets[30], file.offsets[35]);
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(frames);
+    expect(await opened.select({ kind: 'every', step: 13, start: 0 }, post)).toBe(4);
+    expect((await opened.rows(0, 10)).map((row) => row.recordIndex)).toEqual([0, 13, 26, 39]);
+    await expect(opened.select({ kind: 'filter', expression: 'id >' }, post)).rejects.toThrow(/column 5/);
+  });
 });

@@ -12,9 +12,22 @@ import {
 import { sliceStream, type ByteSource } from './byte-source.js';
 import { decodePayload, payloadSummary } from './decode-payload.js';
 import { PayloadCache, RecordIndex } from './record-index.js';
-import { readPayloads } from './record-payloads.js';
+import { readPayloads, type PayloadSource } from './record-payloads.js';
+import { BOXED_IMAGE_KEYS } from './detection-boxes.js';
 import { recordDetail } from './record-detail.js';
-import type { LostRange, RecordDetail, Problem, RecordRow, WorkerResponse } from './worker-protocol.js';
+import { exportRecords } from './export-records.js';
+import { forEachPayload } from './record-pass.js';
+import { selectRows, type SelectedRows, type Selection } from './row-selection.js';
+import { ProfileCollector, type DatasetProfile } from './stats/dataset-profile.js';
+import type {
+  LostRange,
+  PassTask,
+  RecordDetail,
+  Problem,
+  RecordRow,
+  Thumbnail,
+  WorkerResponse,
+} from './worker-protocol.js';
 
 /** How many problems the page is sent in full; the count is always exact. @default 1000 */
 export const MAX_LISTED_PROBLEMS = 1000;
@@ -40,7 +53,12 @@ export class OpenFile {
   readonly problems: Problem[] = [];
   problemCount = 0;
   compression: TfrecordCompression = 'none';
+  /** Byte ranges the reading pass lost (each counts as one record of the file). */
+  lost: LostRange[] = [];
   readonly #cache: PayloadCache;
+  /** The rows the table shows (a filter, a sample), or `undefined` for all. */
+  #selected: SelectedRows;
+  #profile: DatasetProfile | undefined;
 
   /**
    * @param source - the file as stored.
@@ -78,6 +96,8 @@ export class OpenFile {
         if (now - lastPost >= PROGRESS_INTERVAL_MS || (lastPost === 0 && this.index.count > 0)) {
           lastPost = now;
           progress();
+          // Decompressed chunks can arrive without a task in between: let the page's requests in.
+          await new Promise((resolve) => setTimeout(resolve, 0));
         }
       }
     } catch (error) {
@@ -89,6 +109,7 @@ export class OpenFile {
       end: region.end,
       reason: region.reason,
     }));
+    this.lost = lost;
     post({
       type: 'done',
       records: this.index.count,
@@ -99,36 +120,144 @@ export class OpenFile {
     });
   }
 
+  /** Rows of the table: the selection's, else all the readable records. */
+  get count(): number {
+    return this.#selected?.length ?? this.index.count;
+  }
+
   /** The table rows `[start, start + count)` with a summary of each record. */
   async rows(start: number, count: number): Promise<RecordRow[]> {
-    const end = Math.min(this.index.count, start + count);
-    const payloads = await this.#payloads(start, end);
+    const end = Math.min(this.count, start + count);
     const rows: RecordRow[] = [];
-    for (let row = start; row < end; row++) {
-      rows.push({ ...this.#row(row), summary: payloadSummary(decodePayload(payloads[row - start]!)) });
-    }
+    await this.#forEach(start, end, (payload, row) => {
+      rows.push({ ...this.#row(row), summary: payloadSummary(decodePayload(payload)) });
+    });
     return rows;
   }
 
   /** The record on table row `row`, decoded. */
   async record(row: number): Promise<RecordDetail | undefined> {
-    if (row < 0 || row >= this.index.count) return undefined;
-    const [payload] = await this.#payloads(row, row + 1);
+    if (row < 0 || row >= this.count) return undefined;
+    const [payload] = await this.#payloads(this.#indexRow(row), this.#indexRow(row) + 1);
     return recordDetail(this.#row(row), payload!);
   }
 
-  #payloads(start: number, end: number): Promise<Uint8Array[]> {
-    const { source, index, compression } = this;
-    return readPayloads({ source, index, compression, cache: this.#cache }, start, end);
+  /** The table row of the record with index `recordIndex` in its file (or of the next one shown). */
+  rowOf(recordIndex: number): number {
+    const row = this.index.rowOf(recordIndex);
+    const selected = this.#selected;
+    if (selected === undefined) return row;
+    let low = 0;
+    let high = selected.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (selected[middle]! < row) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
+  /** The first image and the boxes of table rows `[start, start + count)`, for the grid. */
+  async thumbnails(start: number, count: number): Promise<Thumbnail[]> {
+    const end = Math.min(this.count, start + count);
+    const thumbnails: Thumbnail[] = [];
+    await this.#forEach(start, end, (payload, row) => {
+      const detail = recordDetail(this.#row(row), payload);
+      const image =
+        detail.images.find((candidate) => BOXED_IMAGE_KEYS.includes(candidate.key)) ?? detail.images[0];
+      thumbnails.push({
+        row,
+        recordIndex: detail.recordIndex,
+        image,
+        boxes: image === undefined ? [] : detail.boxes.boxes,
+      });
+    });
+    return thumbnails;
+  }
+
+  /** Schema and statistics of the readable records, from one pass (kept for the file). */
+  async profile(post: (message: WorkerResponse) => void): Promise<DatasetProfile> {
+    if (this.#profile !== undefined) return this.#profile;
+    const collector = new ProfileCollector();
+    const total = this.index.count;
+    await forEachPayload(
+      this.#from(),
+      { count: total },
+      (payload) => collector.add(decodePayload(payload)),
+      this.#passProgress('profile', total, post),
+    );
+    this.#profile = collector.result(this.source.name, this.compression);
+    return this.#profile;
+  }
+
+  /** Makes the table show the rows `selection` keeps; resolves to how many. */
+  async select(selection: Selection, post: (message: WorkerResponse) => void): Promise<number> {
+    const total = this.index.count;
+    this.#selected = await selectRows(this.#from(), selection, this.#passProgress('select', total, post));
+    return this.count;
+  }
+
+  /** The rows the table shows as a new `.tfrecord` file. */
+  exportShown(post: (message: WorkerResponse) => void): Promise<{ blob: Blob; records: number }> {
+    return exportRecords(this.#from(), this.#selected, this.#passProgress('export', this.count, post));
+  }
+
+  #passProgress(
+    task: PassTask,
+    total: number,
+    post: (message: WorkerResponse) => void,
+  ): (done: number) => void {
+    let lastPost = 0;
+    return (done) => {
+      const now = performance.now();
+      if (now - lastPost < PROGRESS_INTERVAL_MS && done < total) return;
+      lastPost = now;
+      post({ type: 'pass', task, done, total });
+    };
+  }
+
+  /** Visits the payloads of table rows `[start, end)` in order, each with its table row. */
+  async #forEach(
+    start: number,
+    end: number,
+    visit: (payload: Uint8Array, row: number) => void,
+  ): Promise<void> {
+    if (end <= start) return;
+    const selected = this.#selected;
+    if (selected === undefined) {
+      const payloads = await this.#payloads(start, end);
+      payloads.forEach((payload, offset) => visit(payload, start + offset));
+      return;
+    }
+    const tableRow = new Map<number, number>();
+    for (let row = start; row < end; row++) tableRow.set(selected[row]!, row);
+    await forEachPayload(this.#from(), selected.subarray(start, end), (payload, indexRow) =>
+      visit(payload, tableRow.get(indexRow)!),
+    );
+  }
+
+  #indexRow(row: number): number {
+    return this.#selected?.[row] ?? row;
+  }
+
+  #from(): PayloadSource {
+    const { source, index, compression } = this;
+    return { source, index, compression, cache: this.#cache };
+  }
+
+  #payloads(start: number, end: number): Promise<Uint8Array[]> {
+    return readPayloads(this.#from(), start, end);
+  }
+
+  /** Table row `row` (a position in the selection) and where its record lies. */
   #row(row: number): Omit<RecordRow, 'summary'> {
     const { index } = this;
+    const at = this.#indexRow(row);
     return {
       row,
-      recordIndex: index.recordIndex(row),
-      byteOffset: index.byteOffset(row),
-      length: index.length(row),
+      recordIndex: index.recordIndex(at),
+      byteOffset: index.byteOffset(at),
+      length: index.length(at),
     };
   }
 

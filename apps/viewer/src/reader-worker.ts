@@ -1,7 +1,8 @@
 // The Web Worker that reads: the page stays responsive while a file of any size is verified.
 import { byteSource } from './byte-source.js';
+import { checkIndex, MAX_INDEX_FILE_BYTES, parseIndex, type IndexEntry } from './index-check.js';
 import { OpenFile } from './open-file.js';
-import type { WorkerRequest, WorkerResponse } from './worker-protocol.js';
+import type { FileSource, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
 // The DOM and WebWorker libs cannot both be in one program; this is all of the worker scope used.
 const scope = globalThis as unknown as {
@@ -11,24 +12,78 @@ const scope = globalThis as unknown as {
 
 let opened: OpenFile | undefined;
 const post = (message: WorkerResponse): void => scope.postMessage(message);
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 scope.onmessage = (event: MessageEvent<WorkerRequest>): void => {
-  void handle(event.data).catch((error: unknown) =>
-    post({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
-  );
+  void handle(event.data).catch((error: unknown) => post({ type: 'failed', message: errorText(error) }));
 };
 
 async function handle(request: WorkerRequest): Promise<void> {
   if (request.type === 'open') {
     opened = new OpenFile(byteSource(request.source));
-    return opened.scan(post);
+    const index = request.index === undefined ? undefined : await readIndex(request.index);
+    await opened.scan(post);
+    if (index !== undefined && request.index !== undefined) {
+      const { lost, index: records } = opened;
+      const name = byteSource(request.index).name;
+      const check = checkIndex(name, index, records, records.count + lost.length);
+      post({ type: 'index', name, entries: index.length, error: undefined, check });
+    }
+    return;
   }
   if (opened === undefined) return;
-  if (request.type === 'rows') {
-    post({ type: 'rows', id: request.id, rows: await opened.rows(request.start, request.count) });
-  } else if (request.type === 'record') {
-    post({ type: 'record', id: request.id, record: await opened.record(request.row) });
-  } else {
-    post({ type: 'rowOf', id: request.id, row: opened.index.rowOf(request.recordIndex) });
+  switch (request.type) {
+    case 'rows':
+      return post({ type: 'rows', id: request.id, rows: await opened.rows(request.start, request.count) });
+    case 'record':
+      return post({ type: 'record', id: request.id, record: await opened.record(request.row) });
+    case 'rowOf':
+      return post({ type: 'rowOf', id: request.id, row: opened.rowOf(request.recordIndex) });
+    case 'thumbnails':
+      return post({
+        type: 'thumbnails',
+        id: request.id,
+        thumbnails: await opened.thumbnails(request.start, request.count),
+      });
+    case 'profile':
+      return post({ type: 'profile', id: request.id, profile: await opened.profile(post) });
+    case 'export': {
+      const { blob, records } = await opened.exportShown(post);
+      return post({ type: 'exported', id: request.id, blob, records });
+    }
+    case 'select': {
+      const selection = request.selection;
+      try {
+        post({
+          type: 'selected',
+          id: request.id,
+          count: await opened.select(selection, post),
+          error: undefined,
+        });
+      } catch (error) {
+        post({ type: 'selected', id: request.id, count: -1, error: errorText(error) });
+      }
+    }
+  }
+}
+
+/** Reads and parses a shard's `.idx` (bounded), posting what it lists or why it cannot be used. */
+async function readIndex(source: FileSource): Promise<IndexEntry[] | undefined> {
+  const file = byteSource(source);
+  const fail = (error: string): undefined => {
+    post({ type: 'index', name: file.name, entries: -1, error, check: undefined });
+    return undefined;
+  };
+  if (file.size > MAX_INDEX_FILE_BYTES) {
+    return fail(
+      `${file.name}: ${file.size} bytes, more than the ${MAX_INDEX_FILE_BYTES} an index file may have`,
+    );
+  }
+  try {
+    const entries = parseIndex(new TextDecoder().decode(await file.read(0, file.size)), file.name);
+    post({ type: 'index', name: file.name, entries: entries.length, error: undefined, check: undefined });
+    return entries;
+  } catch (error) {
+    return fail(errorText(error));
   }
 }

@@ -19,6 +19,8 @@ export class RecordTable {
   readonly #cache = new Map<number, RecordRow>();
   #loading = false;
   #stale = false;
+  /** Bumped by `reset`: rows asked for before it belong to another file or selection. */
+  #generation = 0;
   readonly #spacer = element('div', 'table-spacer');
   readonly #layer = element('div', 'table-rows');
 
@@ -56,6 +58,7 @@ export class RecordTable {
 
   /** Forgets every row (a new file). */
   reset(): void {
+    this.#generation++;
     this.#cache.clear();
     this.#selected = -1;
     this.#count = -1;
@@ -123,10 +126,11 @@ export class RecordTable {
     }
     this.#loading = true;
     let added = 0;
+    const generation = this.#generation;
     try {
       const rows = await this.fetchRows(this.#first, this.visibleRows + 1);
       if (this.#cache.size > MAX_CACHED_ROWS) this.#cache.clear();
-      for (const row of rows) this.#cache.set(row.row, row);
+      if (generation === this.#generation) for (const row of rows) this.#cache.set(row.row, row);
       added = rows.length;
     } finally {
       this.#loading = false;

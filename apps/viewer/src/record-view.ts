@@ -1,11 +1,10 @@
 import { element } from './dom.js';
+import { BOXED_IMAGE_KEYS } from './detection-boxes.js';
 import { imageView } from './image-view.js';
 import type { FeatureView, RecordDetail } from './worker-protocol.js';
 
 /** Values shown before a list is folded. @default 8 */
 const FOLD_AFTER = 8;
-/** The keys boxes are drawn on (TF Object Detection, TFDS); else the first image. */
-const BOXED_IMAGE_KEYS = ['image/encoded', 'image'];
 
 /** Renders every feature of a record (and its images with their boxes) into `container`. */
 export async function renderRecord(container: HTMLElement, record: RecordDetail): Promise<void> {

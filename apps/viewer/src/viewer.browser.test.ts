@@ -21,6 +21,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../test-support/chromium.js';
 import { processTreeRss, watchPeakRss } from '../../../test-support/process-tree.js';
 import { serveBundle } from './testing/serve-bundle.js';
+import { viewerPage } from './testing/viewer-page.js';
 import {
   LARGE_FILE_BYTES,
   writeLargeFile,
@@ -47,53 +48,7 @@ let page: Page;
 /** What the page's Content-Security-Policy blocked (it must block nothing the page does). */
 let cspViolations: string[] = [];
 
-async function pick(name: string, bytes: Uint8Array): Promise<void> {
-  await page.setInputFiles('#file-input', {
-    name,
-    mimeType: 'application/octet-stream',
-    buffer: Buffer.from(bytes),
-  });
-}
-
-async function drop(name: string, bytes: Uint8Array): Promise<void> {
-  const transfer = await page.evaluateHandle(
-    ({ name, base64 }) => {
-      const data = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
-      const dataTransfer = new DataTransfer();
-      dataTransfer.items.add(new File([data], name));
-      return dataTransfer;
-    },
-    { name, base64: Buffer.from(bytes).toString('base64') },
-  );
-  await page.dispatchEvent('body', 'drop', { dataTransfer: transfer });
-}
-
-/**
- * Waits for the page to finish reading. Playwright's own wait is 30 s; the 2.25 GiB file takes 9-17 s alone
- * and longer beside the rest of the suite on 2 cores, so it passes its own limit.
- */
-async function finished(timeout?: number): Promise<string> {
-  await page.waitForSelector('#status[data-done="true"]', timeout === undefined ? {} : { timeout });
-  return page.textContent('#status').then((text) => text ?? '');
-}
-
-/** Waits until the record view shows record `recordIndex` (its index in the file). */
-async function showsRecord(recordIndex: number): Promise<void> {
-  await page.waitForFunction(
-    (heading) => document.querySelector('#record-view h2')?.textContent?.startsWith(heading),
-    `Record ${recordIndex} `,
-  );
-}
-
-/** Jumps to record `recordIndex` through the jump box. */
-async function jump(recordIndex: number): Promise<void> {
-  await page.fill('#jump', String(recordIndex));
-  await page.press('#jump', 'Enter');
-}
-
-async function recordText(): Promise<string> {
-  return (await page.textContent('#record-view')) ?? '';
-}
+const { pick, drop, finished, showsRecord, jump, recordText } = viewerPage(() => page);
 
 describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', () => {
   beforeAll(async () => {

@@ -1,7 +1,10 @@
+import type { Selection } from './row-selection.js';
+import type { DatasetProfile } from './stats/dataset-profile.js';
 import type {
   FileSource,
   RecordDetail,
   RecordRow,
+  Thumbnail,
   WorkerRequest,
   WorkerResponse,
 } from './worker-protocol.js';
@@ -19,7 +22,12 @@ export class WorkerClient {
   readonly #pending = new Map<number, (reply: Reply) => void>();
   #nextId = 0;
 
-  constructor(source: FileSource, onEvent: (event: ScanEvent) => void) {
+  /**
+   * @param source - the file to read.
+   * @param onEvent - what the reading pass (and later passes) report.
+   * @param index - the file's DALI `.idx`, when a folder or `tfpipe view DIR` has one beside it.
+   */
+  constructor(source: FileSource, onEvent: (event: ScanEvent) => void, index?: FileSource) {
     this.#worker = new Worker(new URL('./reader-worker.ts', import.meta.url), { type: 'module' });
     this.#worker.onmessage = (event: MessageEvent<WorkerResponse>): void => {
       const message = event.data;
@@ -31,7 +39,7 @@ export class WorkerClient {
       }
     };
     this.#worker.onerror = (event): void => onEvent({ type: 'failed', message: event.message });
-    this.#send({ type: 'open', source });
+    this.#send({ type: 'open', source, index });
   }
 
   /** Table rows `[start, start + count)`. */
@@ -50,6 +58,30 @@ export class WorkerClient {
   async rowOf(recordIndex: number): Promise<number> {
     const reply = await this.#ask((id) => ({ type: 'rowOf', id, recordIndex }));
     return reply.type === 'rowOf' ? reply.row : -1;
+  }
+
+  /** The first image and boxes of table rows `[start, start + count)`. */
+  async thumbnails(start: number, count: number): Promise<readonly Thumbnail[]> {
+    const reply = await this.#ask((id) => ({ type: 'thumbnails', id, start, count }));
+    return reply.type === 'thumbnails' ? reply.thumbnails : [];
+  }
+
+  /** The schema and statistics of the file (one pass, then kept). */
+  async profile(): Promise<DatasetProfile | undefined> {
+    const reply = await this.#ask((id) => ({ type: 'profile', id }));
+    return reply.type === 'profile' ? reply.profile : undefined;
+  }
+
+  /** Shows the rows `selection` keeps; resolves to their number, or the error in the selection. */
+  async select(selection: Selection): Promise<{ count: number; error: string | undefined }> {
+    const reply = await this.#ask((id) => ({ type: 'select', id, selection }));
+    return reply.type === 'selected' ? reply : { count: -1, error: 'no answer' };
+  }
+
+  /** The rows shown, as a new `.tfrecord` file. */
+  async exportShown(): Promise<{ blob: Blob; records: number } | undefined> {
+    const reply = await this.#ask((id) => ({ type: 'export', id }));
+    return reply.type === 'exported' ? reply : undefined;
   }
 
   /** Ends the worker. */

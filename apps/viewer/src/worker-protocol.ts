@@ -1,4 +1,7 @@
-import type { DetectionBoxes } from './detection-boxes.js';
+import type { DetectionBox, DetectionBoxes } from './detection-boxes.js';
+import type { IndexCheck } from './index-check.js';
+import type { Selection } from './row-selection.js';
+import type { DatasetProfile } from './stats/dataset-profile.js';
 
 /** Where the worker reads a file from: a picked or dropped `File`, or a URL `tfpipe view` serves. */
 export type FileSource =
@@ -79,9 +82,30 @@ export interface RecordDetail extends RecordRow {
   readonly boxes: DetectionBoxes;
 }
 
+/** One record of the image grid: its first image (the one boxes belong to) and its boxes. */
+export interface Thumbnail {
+  /** The table row (position in the current selection). */
+  readonly row: number;
+  readonly recordIndex: number;
+  readonly image: ImageBytes | undefined;
+  readonly boxes: readonly DetectionBox[];
+}
+
+/** A pass over the records the page waits for (statistics, a filter, an export). */
+export type PassTask = 'profile' | 'select' | 'export';
+
 /** Messages from the page to the worker. */
 export type WorkerRequest =
-  | { readonly type: 'open'; readonly source: FileSource }
+  | {
+      readonly type: 'open';
+      readonly source: FileSource;
+      /** The shard's DALI `.idx` file, to use and check. */
+      readonly index?: FileSource | undefined;
+    }
+  | { readonly type: 'profile'; readonly id: number }
+  | { readonly type: 'select'; readonly id: number; readonly selection: Selection }
+  | { readonly type: 'export'; readonly id: number }
+  | { readonly type: 'thumbnails'; readonly id: number; readonly start: number; readonly count: number }
   | { readonly type: 'rows'; readonly id: number; readonly start: number; readonly count: number }
   | { readonly type: 'record'; readonly id: number; readonly row: number }
   | { readonly type: 'rowOf'; readonly id: number; readonly recordIndex: number };
@@ -110,6 +134,35 @@ export type WorkerResponse =
       readonly elapsed: number;
     }
   | { readonly type: 'failed'; readonly message: string }
+  | {
+      readonly type: 'pass';
+      readonly task: PassTask;
+      /** Records visited so far. */
+      readonly done: number;
+      /** Records the pass visits. */
+      readonly total: number;
+    }
+  | {
+      readonly type: 'index';
+      /** The `.idx` file's name. */
+      readonly name: string;
+      /** Records it lists (known before the reading pass ends), or -1 when it could not be read. */
+      readonly entries: number;
+      /** Why it could not be read. */
+      readonly error: string | undefined;
+      /** The check against the records read, once the reading pass is done. */
+      readonly check: IndexCheck | undefined;
+    }
   | { readonly type: 'rows'; readonly id: number; readonly rows: readonly RecordRow[] }
   | { readonly type: 'record'; readonly id: number; readonly record: RecordDetail | undefined }
-  | { readonly type: 'rowOf'; readonly id: number; readonly row: number };
+  | { readonly type: 'rowOf'; readonly id: number; readonly row: number }
+  | { readonly type: 'profile'; readonly id: number; readonly profile: DatasetProfile }
+  | {
+      readonly type: 'selected';
+      readonly id: number;
+      /** Rows the selection keeps (the table's new length), or -1 with `error`. */
+      readonly count: number;
+      readonly error: string | undefined;
+    }
+  | { readonly type: 'exported'; readonly id: number; readonly blob: Blob; readonly records: number }
+  | { readonly type: 'thumbnails'; readonly id: number; readonly thumbnails: readonly Thumbnail[] };

@@ -55,7 +55,9 @@ beforeAll(async () => {
     });
     child.once('exit', (code) => reject(new Error(`tfpipe view exited with ${code}`)));
   });
-  expect(line).toMatch(/^tfpipe view: 2 files at http:\/\/127\.0\.0\.1:\d+\/[\w-]{22}\/\n$/);
+  expect(line).toMatch(
+    /^tfpipe view: 2 files \(and 1 \.idx\/manifest\) at http:\/\/127\.0\.0\.1:\d+\/[\w-]{22}\/\n$/,
+  );
   url = new URL(/http:\S+/.exec(line)![0]);
 });
 afterAll(async () => {
@@ -76,11 +78,12 @@ describe('tfpipe view serves the page and only the named files on loopback', () 
     expect(page.headers['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval';");
   });
 
-  it('lists the named file and the directory’s records, not its sidecars', async () => {
+  it('lists the named file and the directory’s records with their .idx sidecar', async () => {
     const listing = JSON.parse((await get(`${url.pathname}files.json`)).body.toString());
     expect(listing).toEqual([
       { name: 'plain.tfrecord', url: 'files/0', size: plain.length },
       { name: join('shards', 'train-00000-of-00001.tfrecord.gz'), url: 'files/1', size: expect.any(Number) },
+      { name: join('shards', 'train-00000-of-00001.tfrecord.gz.idx'), url: 'files/2', size: 5 },
     ]);
   });
 
@@ -96,7 +99,7 @@ describe('tfpipe view serves the page and only the named files on loopback', () 
 
   it('answers 404 for every other path under the token and 403 without it', async () => {
     const token = url.pathname.split('/')[1]!;
-    for (const path of ['files/2', 'secret.txt', '..%2fsecret.txt', 'shards/', 'assets/', 'files/0/x']) {
+    for (const path of ['files/3', 'secret.txt', '..%2fsecret.txt', 'shards/', 'assets/', 'files/0/x']) {
       expect([path, (await get(`/${token}/${path}`)).status]).toEqual([path, 404]);
     }
     // `..` is resolved before the token is checked: it climbs out of the token, hence 403.
@@ -150,6 +153,13 @@ describe.skipIf(executablePath === undefined)('tfpipe view in Chromium', () => {
       await page.waitForFunction(() =>
         document.querySelector('#status')?.textContent?.startsWith('30 records (gzip)'),
       );
+      // The shard's .idx, served beside it, is checked against the records read: its one line is
+      // not record 0's frame (31 bytes), and it leaves out the other 29 records.
+      await page.waitForSelector('.index-line[data-check="mismatch"]');
+      expect(await page.locator('.index-mismatches li').allTextContents()).toEqual([
+        'line 1: says byte 0, 46 bytes; record 0 is at byte 0, 31 bytes',
+        '29 records of the file are missing from the index',
+      ]);
       await page.keyboard.press('End');
       await page.waitForFunction(() =>
         document.querySelector('#record-view h2')?.textContent?.startsWith('Record 29'),

@@ -120,6 +120,7 @@ describe('the entries of @tfpipe/core', () => {
         "shuffleBuffer: function",
         "take: function",
         "tensorflowSpec: function",
+        "typescriptSpec: function",
         "unbatch: function",
       ]
     `);

@@ -2,6 +2,7 @@
 // a name added to or removed from an entry is a decision made in review, here.
 import { fileURLToPath } from 'node:url';
 import * as entry from '@tfpipe/pipeline';
+import * as expressionEntry from '@tfpipe/pipeline/expression';
 import { describe, expect, test } from 'vitest';
 import { exportSurface } from '../../../test-support/export-surface.js';
 
@@ -95,6 +96,17 @@ describe('the entries of @tfpipe/pipeline', () => {
         "tfdsFeatures: function",
         "workShard: function",
         "writePlanFile: function",
+      ]
+    `);
+  });
+
+  test('@tfpipe/pipeline/expression', async () => {
+    expect(await exportSurface(packageDirectory, './expression', expressionEntry)).toMatchInlineSnapshot(`
+      [
+        "ExpressionLiteral: type",
+        "ExpressionNode: type",
+        "parseRowExpression: function",
+        "rowExpression: function",
       ]
     `);
   });

@@ -2,6 +2,7 @@
 // a name added to or removed from an entry is a decision made in review, here.
 import { fileURLToPath } from 'node:url';
 import * as images from '@tfpipe/source-images';
+import * as header from '@tfpipe/source-images/header';
 import { describe, expect, test } from 'vitest';
 import { exportSurface } from '../../../test-support/export-surface.js';
 
@@ -34,6 +35,18 @@ describe('the entries of @tfpipe/source-images', () => {
         "imageSourceOptionsSchema: object",
         "plugin: object",
         "writeLabelMap: function",
+      ]
+    `);
+  });
+
+  test('@tfpipe/source-images/header', async () => {
+    expect(await exportSurface(packageDirectory, './header', header)).toMatchInlineSnapshot(`
+      [
+        "ImageFormat: type",
+        "ImageHeader: type",
+        "SniffedFormat: type",
+        "readImageHeader: function",
+        "sniffImageFormat: function",
       ]
     `);
   });

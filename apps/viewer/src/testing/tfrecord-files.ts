@@ -130,3 +130,60 @@ export async function writeLargeFile(path: string): Promise<LargeFile> {
     lastOffset: (blocks - 1) * block.bytes.length + block.offsets.at(-1)!,
   };
 }
+
+/** The values of record `index` of {@link exploreFile}, kept for statistics computed independently. */
+export interface ExploreValues {
+  readonly id: number;
+  readonly label: number;
+  readonly kind: string;
+  readonly score: number;
+  /** `undefined`: the record has no `tags` feature. */
+  readonly tags: readonly string[] | undefined;
+  readonly name: string;
+  /** `image/encoded`: a 16×12 PNG (even records) or a 20×10 JPEG (odd records). */
+  readonly image: 'png' | 'jpeg';
+}
+
+/** Values of record `index`: labels 0–2 with their class text, scores exact in float32, tags of 0–3. */
+export function exploreValues(index: number): ExploreValues {
+  return {
+    id: index,
+    label: index % 3,
+    kind: ['cat', 'dog', 'bird'][index % 3]!,
+    score: index * 0.25 - 3,
+    tags: index % 5 === 0 ? undefined : Array.from({ length: index % 4 }, (_, at) => `t${at}`),
+    name: `item ${index}`,
+    image: index % 2 === 0 ? 'png' : 'jpeg',
+  };
+}
+
+/** `count` records with images, labels, scores, tags and unique names, and their values. */
+export async function exploreFile(
+  count: number,
+): Promise<FramedFile & { values: ExploreValues[]; payloads: Uint8Array[] }> {
+  const png = new Uint8Array(
+    await sharp({ create: { width: 16, height: 12, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer(),
+  );
+  const jpeg = new Uint8Array(
+    await sharp({ create: { width: 20, height: 10, channels: 3, background: '#cc6633' } })
+      .jpeg()
+      .toBuffer(),
+  );
+  const values = Array.from({ length: count }, (_, index) => exploreValues(index));
+  const payloads = values.map((value) =>
+    encodeExample(
+      example({
+        id: int64(value.id),
+        label: int64(value.label),
+        kind: bytes(value.kind),
+        score: float(value.score),
+        ...(value.tags === undefined ? {} : { tags: bytes(...value.tags) }),
+        name: bytes(value.name),
+        'image/encoded': bytes(value.image === 'png' ? png : jpeg),
+      }),
+    ),
+  );
+  return { ...tfrecordFile(payloads), values, payloads };
+}

@@ -6,7 +6,8 @@ export const viewCommand: Command = {
   summary: 'inspect TFRecord files in the browser (served on 127.0.0.1 only)',
   usage: `Usage: tfpipe view FILE|DIR... [options]
 
-Serves the tfpipe view page and the named TFRecord files (a directory: the files in it) on 127.0.0.1,
+Serves the tfpipe view page and the named TFRecord files (a directory: the files in it, with the .idx
+files and manifest the page checks and shows) on 127.0.0.1,
 on a random port, under a per-run token; prints the URL and opens it in the browser. Nothing else is
 served and nothing leaves the machine. Runs until interrupted (Ctrl-C).
 

@@ -22,7 +22,7 @@ export async function viewFiles(
   const port = integerFlag(values, 'port') ?? 0;
   const paths = requirePositionals(positionals, 'FILE or DIR to view');
   // The server and the page bundle load only when this command runs.
-  const [{ viewFiles: namedFiles }, { startViewServer }, { viewerBundle }, { openBrowser }] =
+  const [{ viewFiles: namedFiles, SIDECAR }, { startViewServer }, { viewerBundle }, { openBrowser }] =
     await Promise.all([
       import('../view/view-files.js'),
       import('../view/view-server.js'),
@@ -31,9 +31,13 @@ export async function viewFiles(
     ]);
   const files = await namedFiles(paths, io.cwd);
   const server = await startViewServer({ bundleDirectory: viewerBundle(), files, host, port });
+  const records = files.filter((file) => !SIDECAR.test(file.name)).length;
+  const sidecars = files.length - records;
   await writeLine(
     io.stdout,
-    `tfpipe view: ${files.length} file${files.length === 1 ? '' : 's'} at ${server.url}`,
+    `tfpipe view: ${records} file${records === 1 ? '' : 's'}${
+      sidecars === 0 ? '' : ` (and ${sidecars} .idx/manifest)`
+    } at ${server.url}`,
   );
   if (!booleanFlag(values, 'no-open') && !(await openBrowser(server.url))) {
     await writeLine(io.stderr, 'tfpipe view: no browser could be opened; open the URL above');

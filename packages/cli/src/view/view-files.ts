@@ -13,12 +13,13 @@ export interface ViewFile {
   readonly size: number;
 }
 
-/** Files beside shards that are not records: index files, manifests, dot-files. */
-const NOT_RECORDS = /^\.|\.(idx|manifest\.json)$/;
+/** Files beside shards that are not records: DALI index files and tfpipe manifests. */
+export const SIDECAR = /\.(idx|manifest\.json)$/;
 
 /**
  * The regular files named by `FILES|DIR` arguments: a directory stands for the files directly in it
- * (not its sub-directories, not `.idx`/manifest sidecars or dot-files), a glob for its matches.
+ * (not its sub-directories or dot-files; its `.idx` and manifest sidecars too, which the page checks
+ * and shows), a glob for its matches.
  * @throws TfpipeError `INPUT_NOT_FOUND` for a missing path or an empty directory
  */
 export async function viewFiles(paths: readonly string[], cwd: string): Promise<ViewFile[]> {
@@ -28,9 +29,10 @@ export async function viewFiles(paths: readonly string[], cwd: string): Promise<
     if (info?.isDirectory() === true) {
       const entries = await readdir(path.resolve(cwd, given), { withFileTypes: true });
       const names = entries
-        .filter((entry) => entry.isFile() && !NOT_RECORDS.test(entry.name))
+        .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
         .map((entry) => entry.name);
-      if (names.length === 0) throw notFound(`no TFRecord file in the directory ${given}`, given);
+      if (names.every((name) => SIDECAR.test(name)))
+        throw notFound(`no TFRecord file in the directory ${given}`, given);
       for (const name of names.sort()) files.push(await viewFile(path.join(given, name), cwd));
       continue;
     }

@@ -1,0 +1,112 @@
+import { byId } from './dom.js';
+import type { Selection } from './row-selection.js';
+import type { ScanEvent, WorkerClient } from './worker-client.js';
+
+const count = new Intl.NumberFormat('en');
+const PASS_VERBS = { profile: 'Statistics', select: 'Filtering', export: 'Exporting' } as const;
+
+/**
+ * The browse bar: filter by an expression, a seeded random sample, every k-th record, all of them
+ * again, and the export of the records shown. It acts once the reading pass is done.
+ */
+export class BrowseBar {
+  /** Whether the reading pass is done (the bar acts only then). */
+  ready = false;
+  #total = 0;
+  #fileName = '';
+  readonly #info = byId('selection-info');
+
+  constructor(
+    private readonly client: () => WorkerClient | undefined,
+    private readonly onSelected: (count: number) => void,
+  ) {
+    const number = (id: string): number => Number(byId<HTMLInputElement>(id).value);
+    this.#form('filter-form', () => {
+      const expression = byId<HTMLInputElement>('filter').value.trim();
+      return [expression === '' ? { kind: 'all' } : { kind: 'filter', expression }, `match ${expression}`];
+    });
+    this.#form('sample-form', () => [
+      { kind: 'sample', count: number('sample-count'), seed: number('sample-seed') },
+      `in a random sample (seed ${byId<HTMLInputElement>('sample-seed').value})`,
+    ]);
+    this.#form('every-form', () => [
+      { kind: 'every', step: number('every-step'), start: 0 },
+      `every ${byId<HTMLInputElement>('every-step').value}th`,
+    ]);
+    byId('show-all').addEventListener('click', () => void this.#select({ kind: 'all' }, ''));
+    byId('export').addEventListener('click', () => void this.#export());
+  }
+
+  /** A new file: nothing selected, not ready. */
+  reset(fileName: string): void {
+    this.ready = false;
+    this.#fileName = fileName;
+    this.#info.textContent = '';
+    delete this.#info.dataset.state;
+  }
+
+  /** Follows the worker's events: the end of the reading pass, and the progress of later passes. */
+  show(event: ScanEvent): void {
+    if (event.type === 'done') {
+      this.ready = true;
+      this.#total = event.records;
+    } else if (event.type === 'pass') {
+      this.#info.textContent = `${PASS_VERBS[event.task]}: ${count.format(event.done)} of ${count.format(event.total)} records`;
+    }
+  }
+
+  #form(id: string, selection: () => [Selection, string]): void {
+    byId(id).addEventListener('submit', (event) => {
+      event.preventDefault();
+      const [chosen, words] = selection();
+      void this.#select(chosen, chosen.kind === 'all' ? '' : words);
+    });
+  }
+
+  async #select(selection: Selection, words: string): Promise<void> {
+    const client = this.client();
+    if (client === undefined || !this.ready) {
+      this.#say('Wait until the file is read.', 'error');
+      return;
+    }
+    const result = await client.select(selection);
+    if (client !== this.client()) return;
+    if (result.error !== undefined) {
+      this.#say(result.error, 'error');
+      return;
+    }
+    this.onSelected(result.count);
+    this.#say(
+      words === ''
+        ? `All ${count.format(result.count)} records`
+        : `${count.format(result.count)} of ${count.format(this.#total)} records ${words}`,
+      'selected',
+    );
+  }
+
+  async #export(): Promise<void> {
+    const client = this.client();
+    if (client === undefined || !this.ready) {
+      this.#say('Wait until the file is read.', 'error');
+      return;
+    }
+    const shown = this.#info.textContent;
+    const exported = await client.exportShown();
+    if (exported === undefined || client !== this.client()) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(exported.blob);
+    const stem = this.#fileName.replace(/^.*\//, '').replace(/\.(tfrecords?|tfrec)?(\.gz|\.zz)?$/, '');
+    link.download = `${stem}-${exported.records}-records.tfrecord`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    this.#say(
+      `${shown === '' ? '' : `${shown}; `}exported ${count.format(exported.records)} records to ${link.download}`,
+      'exported',
+    );
+  }
+
+  #say(text: string, state: string): void {
+    this.#info.textContent = text;
+    this.#info.dataset.state = state;
+  }
+}
