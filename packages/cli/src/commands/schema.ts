@@ -1,6 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
+import { specFromStats, specTypeScript } from '@tfpipe/dataset';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '@tfpipe/pipeline';
 import { countRecords, detectCompression, readExamples } from '@tfpipe/sink-tfrecord';
 import { openRegularFile } from '@tfpipe/node-utils';
@@ -91,7 +92,8 @@ export async function describeSchema(
   io: CliIo,
 ): Promise<number> {
   const files = await tfrecordFiles(positionals, 'FILE to describe', 'schema', io);
-  const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
+  const format =
+    choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds', 'ts', 'spec'] as const) ?? 'text';
   const tfdsFiles =
     format === 'tfds'
       ? TFDS_FILES.map((name) =>
@@ -133,13 +135,22 @@ export async function describeSchema(
     return 0;
   }
   const output =
-    format === 'json'
-      ? JSON.stringify(stats, null, 2)
-      : format === 'tf'
-        ? tensorflowSpec(stats, { files, compression })
-        : format === 'dali'
-          ? daliSpec(stats, { files })
-          : table(stats).join('\n');
+    format === 'ts' || format === 'spec'
+      ? datasetSpecText(stats, format)
+      : format === 'json'
+        ? JSON.stringify(stats, null, 2)
+        : format === 'tf'
+          ? tensorflowSpec(stats, { files, compression })
+          : format === 'dali'
+            ? daliSpec(stats, { files })
+            : table(stats).join('\n');
   await writeLine(io.stdout, output.trimEnd());
   return 0;
+}
+
+/** The `@tfpipe/dataset` spec of the data: TypeScript (`--format ts`) or the `--spec` file's JSON (`--format spec`). */
+function datasetSpecText(stats: DatasetStats, format: 'ts' | 'spec'): string {
+  const generated = specFromStats(stats);
+  if (format === 'spec') return JSON.stringify(generated.spec, null, 2);
+  return specTypeScript(generated.spec, { notes: generated.notes, skipped: generated.skipped });
 }
