@@ -320,6 +320,16 @@ describe('tfpipe export', () => {
     expect((await readdir(directory)).filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);
   });
 
+  test('relative FILE, OUT and --spec paths are read against the working directory', async () => {
+    const result = await tfpipe(['export', 'a.tfrecord', 'relative.jsonl', '--spec', 'spec.json'], {
+      cwd: directory,
+    });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect((await readFile(path('relative.jsonl'), 'utf8')).split('\n')).toHaveLength(5);
+    const head = await tfpipe(['head', 'a.tfrecord', '--spec', 'spec.json', '-n', '1'], { cwd: directory });
+    expect(head).toMatchObject({ code: 0, stderr: '' });
+  });
+
   test('killed while writing, it leaves no file under the final name', async () => {
     // Enough rows that the export is still writing when its temporary file appears.
     const writer = await createTfrecordWriter({ path: path('many.tfrecord') });

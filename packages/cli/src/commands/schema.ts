@@ -1,7 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { daliSpec, FeatureStatsCollector, tensorflowSpec, type DatasetStats } from '@tfpipe/core';
-import { specFromStats, specTypeScript } from '@tfpipe/dataset';
 import { tfdsDatasetInfo, tfdsFeatures, type WrittenSplit } from '@tfpipe/pipeline';
 import { countRecords, detectCompression, readExamples } from '@tfpipe/sink-tfrecord';
 import { openRegularFile } from '@tfpipe/node-utils';
@@ -136,7 +135,7 @@ export async function describeSchema(
   }
   const output =
     format === 'ts' || format === 'spec'
-      ? datasetSpecText(stats, format)
+      ? await datasetSpecText(stats, format)
       : format === 'json'
         ? JSON.stringify(stats, null, 2)
         : format === 'tf'
@@ -149,7 +148,8 @@ export async function describeSchema(
 }
 
 /** The `@tfpipe/dataset` spec of the data: TypeScript (`--format ts`) or the `--spec` file's JSON (`--format spec`). */
-function datasetSpecText(stats: DatasetStats, format: 'ts' | 'spec'): string {
+async function datasetSpecText(stats: DatasetStats, format: 'ts' | 'spec'): Promise<string> {
+  const { specFromStats, specTypeScript } = await import('@tfpipe/dataset');
   const generated = specFromStats(stats);
   if (format === 'spec') return JSON.stringify(generated.spec, null, 2);
   return specTypeScript(generated.spec, { notes: generated.notes, skipped: generated.skipped });
