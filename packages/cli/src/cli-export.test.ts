@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bytesList, example, floatList, int64List, type Example } from '@tfpipe/core';
 import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, tfpipe } from './__fixtures__/run-cli.js';
 
@@ -318,6 +318,33 @@ describe('tfpipe export', () => {
     expect(result.stderr).toMatch(/damaged\.tfrecord/);
     await expect(stat(path('damaged.parquet'))).rejects.toThrow();
     expect((await readdir(directory)).filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);
+  });
+
+  test('odd column names: __proto__, dots, quotes and slashes are columns like any other', async () => {
+    const names = ['__proto__', 'a.b', 'x y/"z"', 'constructor'];
+    const writer = await createTfrecordWriter({ path: path('odd.tfrecord') });
+    for (let index = 0; index < 3; index++) {
+      await writer.write(
+        example(Object.fromEntries(names.map((name, column) => [name, int64List([index * 10 + column])]))),
+      );
+    }
+    await writer.close();
+    const spec = Object.fromEntries(names.map((name) => [name, { type: 'varLen', dtype: 'int64' }]));
+    await writeFile(path('odd.json'), JSON.stringify({ features: spec }));
+    for (const out of ['odd.parquet', 'odd.jsonl']) {
+      expect(
+        (await tfpipe(['export', path('odd.tfrecord'), path(out), '--spec', path('odd.json')])).code,
+      ).toBe(0);
+    }
+    const file = await asyncBufferFromFile(path('odd.parquet'));
+    const schema = (await parquetMetadataAsync(file)).schema.map((element) => element.name);
+    expect(schema.filter((name) => names.includes(name))).toEqual(names);
+    // Rows as arrays: a reader's row objects cannot hold a `__proto__` key.
+    let rows: unknown[][] = [];
+    await parquetRead({ file, rowFormat: 'array', onComplete: (data) => (rows = data as unknown[][]) });
+    expect(rows).toEqual([0, 1, 2].map((index) => names.map((_, column) => [BigInt(index * 10 + column)])));
+    const lines = (await readFile(path('odd.jsonl'), 'utf8')).trim().split('\n');
+    expect(lines[2]).toBe('{"__proto__":[20],"a.b":[21],"x y/\\"z\\"":[22],"constructor":[23]}');
   });
 
   test('relative FILE, OUT and --spec paths are read against the working directory', async () => {

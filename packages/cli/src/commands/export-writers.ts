@@ -111,9 +111,11 @@ function textOfBytes(value: Uint8Array, column: ExportColumn, row: number): stri
   }
 }
 
-function csvCell(value: CellValue | CellValue[], column: ExportColumn, row: number): Uint8Array {
+/** A CSV cell as text, or as bytes when it is a byte string (written as it is, never decoded). */
+function csvCell(value: CellValue | CellValue[], column: ExportColumn, row: number): string | Uint8Array {
   if (!Array.isArray(value)) {
-    return csvField(value instanceof Uint8Array ? value : encoder.encode(numberText(value, column)));
+    if (value instanceof Uint8Array) return csvField(value);
+    return numberText(value, column);
   }
   const items = value.map((item) =>
     item instanceof Uint8Array
@@ -122,7 +124,8 @@ function csvCell(value: CellValue | CellValue[], column: ExportColumn, row: numb
         ? String(item)
         : floatJson(item, column.dtype === 'float32'),
   );
-  return csvField(encoder.encode(`[${items.join(',')}]`));
+  const text = `[${items.join(',')}]`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 function jsonCell(value: CellValue | CellValue[], column: ExportColumn): string {
@@ -154,24 +157,30 @@ function textWriter(
       return bytes;
     },
     async write(cells, rows, firstRow) {
+      // Text runs are joined into one string and encoded once; a byte string goes in as it is.
       const parts: Uint8Array[] = [];
+      let text = '';
       if (format === 'csv' && !started) {
-        header.forEach((field, index) => parts.push(...(index === 0 ? [field] : [comma, field])));
-        parts.push(crlf);
+        parts.push(...header.flatMap((field, index) => (index === 0 ? [field] : [comma, field])), crlf);
       }
       started = true;
       for (let row = 0; row < rows; row++) {
-        if (format === 'csv') {
-          columns.forEach((column, index) => {
-            if (index > 0) parts.push(comma);
-            parts.push(csvCell(cells[index]![row]!, column, firstRow + row));
-          });
-          parts.push(crlf);
-        } else {
-          const fields = columns.map((column, index) => keys[index]! + jsonCell(cells[index]![row]!, column));
-          parts.push(encoder.encode(`{${fields.join(',')}}\n`));
+        if (format === 'jsonl') {
+          text += `{${columns.map((column, index) => keys[index]! + jsonCell(cells[index]![row]!, column)).join(',')}}\n`;
+          continue;
         }
+        columns.forEach((column, index) => {
+          if (index > 0) text += ',';
+          const cell = csvCell(cells[index]![row]!, column, firstRow + row);
+          if (typeof cell === 'string') text += cell;
+          else {
+            parts.push(encoder.encode(text), cell);
+            text = '';
+          }
+        });
+        text += '\r\n';
       }
+      parts.push(encoder.encode(text));
       await put(parts);
     },
     async finish() {

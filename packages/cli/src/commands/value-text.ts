@@ -10,12 +10,17 @@
 export function float32Text(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   if (Object.is(value, -0)) return '-0';
-  for (let digits = 1; digits < 9; digits++) {
-    const text = value.toPrecision(digits);
-    if (Math.fround(Number(text)) === value) return String(Number(text));
+  // Whole numbers up to 2^24 are exact in a float32 and print shortest as they are.
+  if (Number.isInteger(value) && Math.abs(value) <= 16_777_216) return String(value);
+  // Fewer digits round-trip only if more do too: a binary search over 1…9 significant digits (nine
+  // always round-trip a float32).
+  let [low, high] = [1, 9];
+  while (low < high) {
+    const digits = (low + high) >> 1;
+    if (Math.fround(Number(value.toPrecision(digits))) === value) high = digits;
+    else low = digits + 1;
   }
-  // Nine significant digits always round-trip a float32.
-  return String(Number(value.toPrecision(9)));
+  return String(Number(value.toPrecision(low)));
 }
 
 /** A JSON number for a float: finite values as numbers, the others as protobuf's JSON strings (`"NaN"`). */
