@@ -6,7 +6,9 @@ import { bytesList, example, floatList, int64List, type Example } from '@tfpipe/
 import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetRead, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Writable } from 'node:stream';
 import { BIN, tfpipe } from './__fixtures__/run-cli.js';
+import { main } from './main.js';
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const NAMES = [
@@ -345,6 +347,38 @@ describe('tfpipe export', () => {
     expect(rows).toEqual([0, 1, 2].map((index) => names.map((_, column) => [BigInt(index * 10 + column)])));
     const lines = (await readFile(path('odd.jsonl'), 'utf8')).trim().split('\n');
     expect(lines[2]).toBe('{"__proto__":[20],"a.b":[21],"x y/\\"z\\"":[22],"constructor":[23]}');
+  });
+
+  test('progress: one redrawn line on a terminal, none with --quiet', async () => {
+    const run = async (extra: string[]) => {
+      let text = '';
+      const stderr = Object.assign(
+        new Writable({
+          write(chunk: Buffer, _encoding, done) {
+            text += chunk.toString();
+            done();
+          },
+        }),
+        { isTTY: true },
+      );
+      const stdout = new Writable({ write: (_chunk, _encoding, done) => done() });
+      const args = [
+        'export',
+        ...INPUTS(),
+        path('progress.csv'),
+        '--spec',
+        path('spec.json'),
+        '--row-group',
+        '2',
+      ];
+      expect(await main([...args, '--overwrite', ...extra], { stdout, stderr, cwd: directory })).toBe(0);
+      return text;
+    };
+    const shown = await run([]);
+    expect(shown).toContain('\r\u001b[2K2 records');
+    expect(shown).toContain('\r\u001b[2K6 records');
+    expect(shown.endsWith('\r\u001b[2K')).toBe(true);
+    expect(await run(['--quiet'])).toBe('');
   });
 
   test('relative FILE, OUT and --spec paths are read against the working directory', async () => {
