@@ -120,6 +120,10 @@ describe('specFromJson', () => {
       '$.features.a.shape[1]: expected a positive whole number, got 0',
     ],
     [
+      { features: { a: { type: 'fixedLen', shape: [100000000, 100000000], dtype: 'int64' } } },
+      '$.features.a.shape: holds 10000000000000000 values per record, more than a tensor can hold (2147483647)',
+    ],
+    [
       { features: { a: { type: 'fixedLen', shape: [1.5], dtype: 'int64' } } },
       '$.features.a.shape[0]: expected a positive whole number, got 1.5',
     ],

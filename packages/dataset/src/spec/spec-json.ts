@@ -79,6 +79,8 @@ const FIELDS: Readonly<Record<FeatureSpecJson['type'], readonly string[]>> = {
   ragged: ['type', 'dtype', 'valueKey', 'partitions'],
   fixedLenSequence: ['type', 'shape', 'dtype', 'allowMissing', 'default'],
 };
+/** The most values one record's fixed-shape feature may hold: the length limit of a typed array, 2^31 - 1. */
+const MAX_VALUES = 2 ** 31 - 1;
 const PARTITIONS = ['rowSplits', 'rowLengths', 'rowStarts', 'rowLimits', 'valueRowIds', 'uniformRowLength'];
 
 /** `$.features.label`, `$.features["image/encoded"].shape[0]`: a JSON path a reader can follow. */
@@ -119,6 +121,19 @@ class Checker {
     if (!Array.isArray(value))
       this.fail(path, `expected an array of dimensions like [] or [3], got ${describe(value)}`, feature);
     return value.map((dimension, index) => this.dimension(dimension, jsonPath(path, index), feature));
+  }
+
+  /** A fixedLen's or a sequence step's shape: its values per record must fit one typed array. */
+  shape(value: unknown, path: string, feature: string): number[] {
+    const shape = this.dimensions(value, path, feature, false);
+    const count = shape.reduce((product, dimension) => product * dimension, 1);
+    if (count > MAX_VALUES)
+      this.fail(
+        path,
+        `holds ${count} values per record, more than a tensor can hold (${MAX_VALUES})`,
+        feature,
+      );
+    return shape;
   }
 
   dimension(value: unknown, path: string, feature: string): number {
@@ -203,7 +218,7 @@ class Checker {
     };
     switch (type as FeatureSpecJson['type']) {
       case 'fixedLen': {
-        const shape = this.dimensions(item.shape, at('shape'), feature, false);
+        const shape = this.shape(item.shape, at('shape'), feature);
         const fallback =
           item.default === undefined
             ? {}
@@ -239,7 +254,7 @@ class Checker {
         return ragged(dtype, { ...(valueKey === undefined ? {} : { valueKey }), partitions });
       }
       case 'fixedLenSequence': {
-        const shape = this.dimensions(item.shape, at('shape'), feature, false);
+        const shape = this.shape(item.shape, at('shape'), feature);
         const allowMissing = this.boolean(item.allowMissing, at('allowMissing'), feature) ?? false;
         const fallback =
           item.default === undefined
