@@ -391,35 +391,49 @@ describe('tfpipe export', () => {
     expect(head).toMatchObject({ code: 0, stderr: '' });
   });
 
-  test('killed while writing, it leaves no file under the final name', async () => {
-    // Enough rows that the export is still writing when its temporary file appears.
-    const writer = await createTfrecordWriter({ path: path('many.tfrecord') });
-    for (let index = 0; index < 200_000; index++) await writer.write(RECORDS[index % RECORDS.length]!);
-    await writer.close();
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        'export',
-        path('many.tfrecord'),
-        path('killed.parquet'),
-        '--spec',
-        path('spec.json'),
-        '--row-group',
-        '1000',
-      ],
-      { stdio: 'ignore' },
-    );
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    let seen = false;
-    while (!seen && child.exitCode === null) {
-      seen = (await readdir(directory)).some((name) => name.startsWith('.killed.parquet.tfpipe-tmp'));
-      if (!seen) await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    child.kill('SIGKILL');
-    await exited;
-    // Only meaningful if it was caught mid-write; a run that finished first would have renamed it.
-    expect(seen).toBe(true);
-    await expect(stat(path('killed.parquet'))).rejects.toThrow();
-  }, 300_000);
+  test.each([
+    ['SIGKILL', true],
+    ['SIGINT', false],
+    ['SIGTERM', false],
+  ] as const)(
+    'killed by %s while writing, it leaves no file under the final name',
+    async (signal, leavesTemporary) => {
+      // Enough rows that the export is still writing when its temporary file appears.
+      if ((await stat(path('many.tfrecord')).catch(() => undefined)) === undefined) {
+        const writer = await createTfrecordWriter({ path: path('many.tfrecord') });
+        for (let index = 0; index < 200_000; index++) await writer.write(RECORDS[index % RECORDS.length]!);
+        await writer.close();
+      }
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'export',
+          path('many.tfrecord'),
+          path('killed.parquet'),
+          '--spec',
+          path('spec.json'),
+          '--row-group',
+          '1000',
+        ],
+        { stdio: 'ignore' },
+      );
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      let seen = false;
+      while (!seen && child.exitCode === null) {
+        seen = (await readdir(directory)).some((name) => name.startsWith('.killed.parquet.tfpipe-tmp'));
+        if (!seen) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      child.kill(signal);
+      await exited;
+      // Only meaningful if it was caught mid-write; a run that finished first would have renamed it.
+      expect(seen).toBe(true);
+      expect(child.signalCode).toBe(signal);
+      await expect(stat(path('killed.parquet'))).rejects.toThrow();
+      const left = (await readdir(directory)).filter((name) => name.startsWith('.killed.parquet.tfpipe-tmp'));
+      expect(left.length > 0).toBe(leavesTemporary);
+      for (const name of left) await rm(path(name));
+    },
+    300_000,
+  );
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
@@ -81,7 +82,26 @@ export async function exportFiles(
   const started = Date.now();
   let rows = 0;
   let groups = 0;
-  const handle = await open(temporary, 'wx');
+  // Ctrl-C or a kill (from before the file exists): the temporary file goes, then the signal does what it would have done.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stopListening();
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Already gone.
+    }
+    process.kill(process.pid, signal);
+  };
+  const stopListening = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const handle = await open(temporary, 'wx').catch((error: unknown) => {
+    stopListening();
+    throw error;
+  });
   try {
     const writer = rowWriter(format, handle, columns);
     for await (const batch of dataset.parse(given.spec.features, { batchSize: rowGroup })) {
@@ -111,6 +131,7 @@ export async function exportFiles(
     await unlink(temporary).catch(() => undefined);
     throw error;
   } finally {
+    stopListening();
     progress.done();
   }
   await writeLine(
