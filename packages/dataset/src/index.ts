@@ -67,3 +67,15 @@ export { tfrecordDataset, TfrecordDataset } from './tfrecord/tfrecord-dataset.js
 export type { TfrecordDatasetOptions, TfrecordDatasetSource } from './tfrecord/tfrecord-dataset.js';
 export type { TfrecordFile, RecordIndex, RecordRange, WebTfrecordInput } from './tfrecord/tfrecord-file.js';
 export type { TfRecord } from '@tfpipe/sink-tfrecord/web';
+
+// Spec files and generated specs
+export { specFromJson, specFromJsonText, specToJson } from './spec/spec-json.js';
+export type {
+  SpecJson,
+  FeatureSpecJson,
+  DefaultJson,
+  RaggedPartitionJson,
+  ParsedSpecJson,
+} from './spec/spec-json.js';
+export { specFromStats, specTypeScript } from './spec/spec-from-stats.js';
+export type { GeneratedSpec, SpecTypeScriptOptions } from './spec/spec-from-stats.js';

@@ -1,6 +1,7 @@
 import type { Command } from '../command.js';
 import { convertCommand } from './convert-command.js';
 import { countCommand } from './count-command.js';
+import { exportCommand } from './export-command.js';
 import { headCommand } from './head-command.js';
 import { indexCommand } from './index-command.js';
 import { finalizeCommand } from './finalize-command.js';
@@ -27,6 +28,7 @@ export const commands: readonly Command[] = [
   workerCommand,
   inspectCommand,
   headCommand,
+  exportCommand,
   countCommand,
   verifyCommand,
   indexCommand,

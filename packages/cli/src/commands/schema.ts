@@ -91,7 +91,8 @@ export async function describeSchema(
   io: CliIo,
 ): Promise<number> {
   const files = await tfrecordFiles(positionals, 'FILE to describe', 'schema', io);
-  const format = choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds'] as const) ?? 'text';
+  const format =
+    choiceFlag(values, 'format', ['text', 'json', 'tf', 'dali', 'tfds', 'ts', 'spec'] as const) ?? 'text';
   const tfdsFiles =
     format === 'tfds'
       ? TFDS_FILES.map((name) =>
@@ -133,13 +134,23 @@ export async function describeSchema(
     return 0;
   }
   const output =
-    format === 'json'
-      ? JSON.stringify(stats, null, 2)
-      : format === 'tf'
-        ? tensorflowSpec(stats, { files, compression })
-        : format === 'dali'
-          ? daliSpec(stats, { files })
-          : table(stats).join('\n');
+    format === 'ts' || format === 'spec'
+      ? await datasetSpecText(stats, format)
+      : format === 'json'
+        ? JSON.stringify(stats, null, 2)
+        : format === 'tf'
+          ? tensorflowSpec(stats, { files, compression })
+          : format === 'dali'
+            ? daliSpec(stats, { files })
+            : table(stats).join('\n');
   await writeLine(io.stdout, output.trimEnd());
   return 0;
+}
+
+/** The `@tfpipe/dataset` spec of the data: TypeScript (`--format ts`) or the `--spec` file's JSON (`--format spec`). */
+async function datasetSpecText(stats: DatasetStats, format: 'ts' | 'spec'): Promise<string> {
+  const { specFromStats, specTypeScript } = await import('@tfpipe/dataset');
+  const generated = specFromStats(stats);
+  if (format === 'spec') return JSON.stringify(generated.spec, null, 2);
+  return specTypeScript(generated.spec, { notes: generated.notes, skipped: generated.skipped });
 }
