@@ -16,7 +16,8 @@ const workersBySpec = new WeakMap<object, Map<number, ParseWorkers<ExampleParseS
  */
 function parseWorkersFor<Spec extends ExampleParseSpec>(spec: Spec, count: number): ParseWorkers<Spec> {
   let byCount = workersBySpec.get(spec);
-  if (byCount === undefined) workersBySpec.set(spec, (byCount = new Map()));
+  if (byCount === undefined)
+    workersBySpec.set(spec, (byCount = new Map<number, ParseWorkers<ExampleParseSpec>>()));
   let workers = byCount.get(count);
   if (workers === undefined) byCount.set(count, (workers = new ParseWorkers(spec, count)));
   return workers as ParseWorkers<Spec>;
