@@ -21,8 +21,9 @@ vi.mock('node:worker_threads', async (importOriginal) => {
   class CrashingWorker extends real.Worker {
     #messages = 0;
     override postMessage(message: unknown, transfer?: readonly Transferable[]): void {
-      super.postMessage(message, transfer);
+      // Terminated before the batch is posted: the thread never answers it, whatever the machine's load.
       if (crash.afterMessages >= 0 && ++this.#messages > crash.afterMessages) void this.terminate();
+      super.postMessage(message, transfer);
     }
   }
   return { ...real, Worker: CrashingWorker };
@@ -126,6 +127,39 @@ describe('parse with workers', () => {
     expect(file).toBe(path);
     expect(failure.position).toEqual({ file: path, recordIndex: Number(first), byteOffset: Number(byte) });
     expect(failure.message).toContain(path);
+  });
+
+  it('takes empty files, batches of one, a consumer that stops early, and long byte strings', async () => {
+    const folder = await temporaryFolder();
+    const empty = await writeFile(folder, 'empty.tfrecord', []);
+    const some = await writeFile(folder, 'some.tfrecord', [1999, 0, 1000, 7, 1500]);
+    expect(await batchesOf(tfrecordDataset(empty).parse(SPEC, { batchSize: 8, workers: 2 }))).toEqual([]);
+    const files = [empty, some, empty];
+    expect(await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 1, workers: 2 }))).toEqual(
+      await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 1 })),
+    );
+    expect(await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 2, workers: 2 }).take(1))).toEqual(
+      (await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 2 }))).slice(0, 1),
+    );
+    // The FixedLen path: strings over 1 KiB are arrays of their own, shorter ones views of one shared block.
+    const dense = { id: fixedLen([], 'int64'), blob: fixedLen([], 'string') };
+    let batches = 0;
+    for await (const batch of tfrecordDataset(some).parse(dense, { batchSize: 5, workers: 2 })) {
+      batches++;
+      const blobs = batch.blob.data;
+      expect(blobs.map((blob) => blob.length)).toEqual([1999, 0, 1000, 7, 1500]);
+      expect(blobs.map((blob) => blob.every((byte) => byte === 0x79))).toEqual([
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect([blobs[0]!.buffer.byteLength, blobs[4]!.buffer.byteLength]).toEqual([1999, 1500]);
+      expect(blobs[2]!.buffer).toBe(blobs[3]!.buffer);
+      expect(blobs[2]!.buffer.byteLength).toBe(64 * 1024);
+    }
+    expect(batches).toBe(1);
   });
 
   it('rejects workers where there are no threads, and bad worker options', () => {
