@@ -177,6 +177,10 @@ describe('parse with workers', () => {
       expect(() => tfrecordDataset(blob).parse(SPEC, { workers })).toThrow(
         expect.objectContaining({ code: 'INVALID_OPTION' }),
       );
+    const badSpec = { id: { type: 'fixedLength', dtype: 'int64' } };
+    expect(() => tfrecordDataset(blob).parse(badSpec as never, { workers: 2 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', position: { field: 'id' } }),
+    );
     expect(() =>
       tfrecordDataset(blob).parse(SPEC, { workers: 2, deterministic: 'no' as unknown as boolean }),
     ).toThrow(/deterministic must be a boolean/);

@@ -99,8 +99,10 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     if (typeof deterministic !== 'boolean')
       throw invalidOption('parse', `deterministic must be a boolean, got ${JSON.stringify(deterministic)}`);
     const report = (): StageReport => source.reading.report(0);
+    // Compiled here with workers too: a bad spec is an INVALID_OPTION now, not a worker failing later.
+    const parser = new BatchParser(spec);
     if (workers === 1) {
-      const handler = parseHere(new BatchParser(spec));
+      const handler = parseHere(parser);
       return new Dataset(
         () => parsePass(source, () => new WireBatcher(handler, size), dropRemainder),
         report,
