@@ -18,7 +18,7 @@ import { csvCase } from './cases/csv.js';
 import { imagesCase } from './cases/images.js';
 import { largeRecordsCase } from './cases/large-records.js';
 import { parquetCase } from './cases/parquet.js';
-import { readCase, tabularCase } from './cases/tabular.js';
+import { bigReadCase, readCase, tabularCase } from './cases/tabular.js';
 import { tinyRecordsCase } from './cases/tiny-records.js';
 import { viewerCase } from './cases/viewer.js';
 import { formatComparison, formatNotes } from './report.js';
@@ -27,6 +27,7 @@ const CASES: readonly BenchCase[] = [
   tabularCase,
   largeRecordsCase,
   readCase,
+  bigReadCase,
   csvCase,
   imagesCase,
   parquetCase,

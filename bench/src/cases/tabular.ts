@@ -1,4 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildExamples, run } from '@tfpipe/core';
 import { fixedLen, parseExample } from '@tfpipe/dataset';
@@ -73,6 +74,18 @@ interface NpmTfrecord {
   createWriter(
     path: string,
   ): Promise<{ writeExample(example: unknown): Promise<void>; close(): Promise<void> }>;
+}
+
+interface NpmTfrecordReading {
+  createReader(path: string): Promise<{ readExample(): Promise<unknown>; close(): Promise<void> }>;
+}
+
+/** Drains `tfrecordDataset(path).parse(PARSE_SPEC)` and checks it parsed `records` rows. */
+async function drainParse(path: string, records: number, workers: number): Promise<void> {
+  let count = 0;
+  for await (const batch of tfrecordDataset(path).parse(PARSE_SPEC, { batchSize: BATCH, workers }))
+    count += batch.int_0!.shape[0]!;
+  if (count !== records) throw new Error(`parsed ${count} records, expected ${records}`);
 }
 
 /** Case a: 100k tabular rows (10 int64, 8 float, 2 strings) from row objects to one file. */
@@ -177,12 +190,40 @@ export const readCase: BenchCase = {
       async run(context) {
         const path = join(context.dataDirectory, FILE);
         const records = scaled(ROWS, context.scale);
-        return timeRuns(context.repeats, records, async () => {
-          let count = 0;
-          for await (const batch of tfrecordDataset(path).parse(PARSE_SPEC, { batchSize: BATCH }))
-            count += batch.int_0!.shape[0]!;
-          if (count !== records) throw new Error(`parsed ${count} records, expected ${records}`);
-        });
+        return timeRuns(context.repeats, records, () => drainParse(path, records, 1));
+      },
+    },
+    'dataset-workers': {
+      label: 'tfpipe dataset: the same with { workers: 2 }',
+      async run(context) {
+        const path = join(context.dataDirectory, FILE);
+        const records = scaled(ROWS, context.scale);
+        return timeRuns(
+          context.repeats,
+          records,
+          () => drainParse(path, records, 2),
+          'threads kept between passes (one spec)',
+        );
+      },
+    },
+    'npm-tfrecord': {
+      label: 'npm tfrecord: createReader + readExample (protobuf.js objects)',
+      async run(context) {
+        const path = join(context.dataDirectory, FILE);
+        const records = Math.min(scaled(NPM_ROWS, context.scale), scaled(ROWS, context.scale));
+        const tfrecord = (await import('tfrecord')) as unknown as NpmTfrecordReading;
+        return timeRuns(
+          context.repeats,
+          records,
+          async () => {
+            const reader = await tfrecord.createReader(path);
+            let count = 0;
+            while (count < records && (await reader.readExample()) !== null) count++;
+            await reader.close();
+            if (count !== records) throw new Error(`read ${count} records, expected ${records}`);
+          },
+          `first ${records} records, CRCs verified`,
+        );
       },
     },
     raw: {
@@ -201,5 +242,71 @@ export const readCase: BenchCase = {
     { ours: 'parse', baseline: 'ours' },
     { ours: 'dataset', baseline: 'raw', target: 0.3 },
     { ours: 'dataset', baseline: 'ours' },
+    { ours: 'dataset-workers', baseline: 'dataset' },
+    { ours: 'dataset-workers', baseline: 'raw', target: 0.3 },
+    { ours: 'dataset', baseline: 'npm-tfrecord', target: 20 },
   ],
 };
+
+/** The 2 GB file of the memory case: case a's file repeated. */
+const BIG_FILE = 'big.tfrecord';
+const BIG_BYTES = 2 * 1024 ** 3;
+/** The most the 2 GB read may hold resident, bytes. */
+const MAX_BIG_RSS_BYTES = 300e6;
+
+/**
+ * Case c2: `parse` over a 2 GB file (case a's records, repeated), to show that reading stays in
+ * bounded memory (the issue: peak RSS under 300 MB); the baseline streams the same file.
+ */
+export const bigReadCase: BenchCase = {
+  name: 'read-2gb',
+  title: 'c2. parse a 2 GB file in bounded memory',
+  unit: 'records/s',
+  async prepare(dataDirectory, scale) {
+    const notes = await prepareTabular(dataDirectory, scale);
+    const tabular = await readFile(join(dataDirectory, FILE));
+    const copies = Math.max(1, Math.round((BIG_BYTES * scale) / tabular.length));
+    const file = await open(join(dataDirectory, BIG_FILE), 'w');
+    try {
+      for (let copy = 0; copy < copies; copy++) await file.write(tabular);
+    } finally {
+      await file.close();
+    }
+    return [...notes, `${copies} copies: ${((copies * tabular.length) / 1e9).toFixed(2)} GB`];
+  },
+  sides: {
+    dataset: {
+      label: 'tfpipe dataset: tfrecordDataset(file).parse(spec, { batchSize: 1024 }), CRCs verified',
+      async run(context) {
+        const path = join(context.dataDirectory, BIG_FILE);
+        const records = await bigRecords(context);
+        const result = await timeRuns(1, records, () => drainParse(path, records, 1));
+        const peak = process.resourceUsage().maxRSS * 1024;
+        // The issue's bound, checked here so that the run fails rather than prints a figure past it.
+        if (peak > MAX_BIG_RSS_BYTES)
+          throw new Error(
+            `peak RSS ${(peak / 1e6).toFixed(0)} MB, over the ${MAX_BIG_RSS_BYTES / 1e6} MB bound`,
+          );
+        return { ...result, note: `peak RSS checked ≤ ${MAX_BIG_RSS_BYTES / 1e6} MB; ${result.note}` };
+      },
+    },
+    stream: {
+      label: 'fs.createReadStream drained',
+      async run(context) {
+        const path = join(context.dataDirectory, BIG_FILE);
+        return timeRuns(1, await bigRecords(context), async () => {
+          for await (const chunk of createReadStream(path)) void chunk;
+        });
+      },
+    },
+  },
+  comparisons: [{ ours: 'dataset', baseline: 'stream' }],
+};
+
+/** Records in the 2 GB file: its copies of case a's file times case a's rows. */
+async function bigRecords(context: SideContext): Promise<number> {
+  const [tabular, big] = await Promise.all(
+    [FILE, BIG_FILE].map((name) => stat(join(context.dataDirectory, name))),
+  );
+  return (big!.size / tabular!.size) * scaled(ROWS, context.scale);
+}

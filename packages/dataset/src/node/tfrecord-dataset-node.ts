@@ -1,9 +1,27 @@
-import { expandTfrecordPaths, fastCrc32c, nodeDecompressor } from '@tfpipe/sink-tfrecord/internal';
+import { crc32c, expandTfrecordPaths, nodeDecompressor } from '@tfpipe/sink-tfrecord/internal';
 import { TfrecordDataset, datasetSource } from '../tfrecord/tfrecord-dataset.js';
 import type { TfrecordDatasetOptions } from '../tfrecord/tfrecord-dataset.js';
 import { webFiles } from '../tfrecord/tfrecord-file.js';
 import type { TfrecordFile, WebTfrecordInput } from '../tfrecord/tfrecord-file.js';
+import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import { nodeFile } from './node-file.js';
+import { ParseWorkers } from './parse-workers.js';
+
+/** The worker threads of each spec object and thread count, kept while the spec is. */
+const workersBySpec = new WeakMap<object, Map<number, ParseWorkers<ExampleParseSpec>>>();
+
+/**
+ * The parse workers for `spec`: the same threads for every `parse` with the same spec object, so a
+ * pass (an epoch, a new dataset over other files) does not start threads again while they live.
+ */
+function parseWorkersFor<Spec extends ExampleParseSpec>(spec: Spec, count: number): ParseWorkers<Spec> {
+  let byCount = workersBySpec.get(spec);
+  if (byCount === undefined)
+    workersBySpec.set(spec, (byCount = new Map<number, ParseWorkers<ExampleParseSpec>>()));
+  let workers = byCount.get(count);
+  if (workers === undefined) byCount.set(count, (workers = new ParseWorkers(spec, count)));
+  return workers as ParseWorkers<Spec>;
+}
 
 /** What the Node entry reads: file paths and globs, and everything the web entry reads. */
 export type TfrecordInput = string | WebTfrecordInput;
@@ -11,7 +29,7 @@ export type TfrecordInput = string | WebTfrecordInput;
 /**
  * `tf.data.TFRecordDataset` in Node: the records of files, globs (`*`, `?`, `[…]`, `**`, `{a,b}`, sorted,
  * sidecars left out), `Blob`s, `URL`s or streams; gzip and zlib detected per file; both CRCs of every
- * record verified (natively where `@node-rs/crc32` loads). Files that have a `.idx` index beside them
+ * record verified. Files that have a `.idx` index beside them
  * can be sharded by record reading only each shard's bytes.
  * @throws TfpipeError `INVALID_OPTION` for a bad option (a glob that matches nothing fails on the first read)
  */
@@ -29,6 +47,13 @@ export function tfrecordDataset(
     return out;
   };
   return new TfrecordDataset(
-    datasetSource(files, options, { crc: fastCrc32c, decompressor: nodeDecompressor }),
+    datasetSource(
+      files,
+      options,
+      // The JS CRC over the reader's buffer: records are mostly small, where a native call's fixed
+      // cost and a view per call cost more than they save (bench/README.md, case c).
+      { crc: crc32c, decompressor: nodeDecompressor },
+      parseWorkersFor,
+    ),
   );
 }

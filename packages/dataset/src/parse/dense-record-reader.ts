@@ -17,6 +17,10 @@ const SMALL_COPY = 16;
 const EMPTY_WORDS = new Int32Array(0);
 const EMPTY_FLOATS = new Float64Array(0);
 const EMPTY_BYTES = new Uint8Array(0);
+/** Byte strings of a batch are copied into shared blocks of this size, each value a view of its block. */
+const STRING_BLOCK_BYTES = 64 * 1024;
+/** A value longer than this gets an array of its own instead. */
+const MAX_BLOCK_VALUE = 1024;
 
 /**
  * The fast path of `parseExample` when every output is a FixedLen feature: one pass over an Example's
@@ -42,6 +46,9 @@ export class DenseRecordReader {
   private readonly numbers: Float64Array[];
   private readonly floatBytes: Uint8Array[];
   private readonly strings: Uint8Array[][];
+  /** The block byte strings are copied into, and how much of it is used. */
+  private block = EMPTY_BYTES;
+  private blockUsed = 0;
 
   private constructor(
     keys: readonly string[],
@@ -90,33 +97,64 @@ export class DenseRecordReader {
 
   /** Reads the Example in `bytes[start, end)` into row `row`; false leaves it to the general parser. */
   read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
-    if (bytes[start] !== 0x0a || start >= end) return false;
-    let position = readLength(bytes, start + 1, end);
-    if (position < 0 || position + varintResult.low !== end) return false;
+    // The one-byte lengths are read in line, not through readLength: V8 does not inline its loop, and
+    // a call per length measured a third of this path's time (bench/README.md, case c).
+    if (start >= end || bytes[start] !== 0x0a) return false;
+    let position = start + 1;
+    let length = bytes[position] as number;
+    if (length < 0x80 && position < end) position++;
+    else {
+      position = readLength(bytes, position, end);
+      if (position < 0) return false;
+      length = varintResult.low;
+    }
+    if (position + length !== end) return false;
     const stamp = ++this.stamp;
     const seen = this.seen;
+    const predicted = this.predicted;
     let found = 0;
     let entryIndex = 0;
     while (position < end) {
       if (bytes[position] !== 0x0a) return false;
-      position = readLength(bytes, position + 1, end);
-      if (position < 0) return false;
-      const entryEnd = position + varintResult.low;
+      length = bytes[++position] as number;
+      if (length < 0x80 && position < end) position++;
+      else {
+        position = readLength(bytes, position, end);
+        if (position < 0) return false;
+        length = varintResult.low;
+      }
+      const entryEnd = position + length;
       const keyLength = bytes[position + 1] as number;
       const keyEnd = position + 2 + keyLength;
       if (entryEnd > end || bytes[position] !== 0x0a || keyLength >= 0x80 || keyEnd >= entryEnd) return false;
       if (bytes[keyEnd] !== 0x12) return false;
-      position = readLength(bytes, keyEnd + 1, entryEnd);
-      if (position < 0 || position + varintResult.low !== entryEnd) return false;
-      const slot = this.find(bytes, keyEnd - keyLength, keyEnd, entryIndex++);
+      position = keyEnd + 1;
+      length = bytes[position] as number;
+      if (length < 0x80 && position < entryEnd) position++;
+      else {
+        position = readLength(bytes, position, entryEnd);
+        if (position < 0) return false;
+        length = varintResult.low;
+      }
+      if (position + length !== entryEnd) return false;
+      let slot = entryIndex < predicted.length ? (predicted[entryIndex] as number) : -1;
+      if (slot < 0 || !this.matches(bytes, slot, keyEnd - keyLength, keyEnd))
+        slot = this.find(bytes, keyEnd - keyLength, keyEnd, entryIndex);
+      entryIndex++;
       if (slot >= 0) {
         if (seen[slot] === stamp) return false;
         seen[slot] = stamp;
         found++;
         const mode = this.modes[slot] as number;
         if (position >= entryEnd || bytes[position] !== LIST_TAGS[mode]) return false;
-        position = readLength(bytes, position + 1, entryEnd);
-        if (position < 0 || position + varintResult.low !== entryEnd) return false;
+        length = bytes[++position] as number;
+        if (length < 0x80 && position < entryEnd) position++;
+        else {
+          position = readLength(bytes, position, entryEnd);
+          if (position < 0) return false;
+          length = varintResult.low;
+        }
+        if (position + length !== entryEnd) return false;
         if (!this.values(bytes, position, entryEnd, slot, mode, row)) return false;
       }
       position = entryEnd;
@@ -151,12 +189,31 @@ export class DenseRecordReader {
     for (let index = 0; index < count; index++) {
       if (position >= end || bytes[position] !== 0x0a) return false;
       position = readLength(bytes, position + 1, end);
+      if (position < 0) return false;
       const valueEnd = position + varintResult.low;
-      if (position < 0 || valueEnd > end) return false;
-      out[offset + index] = bytes.slice(position, valueEnd);
+      if (valueEnd > end) return false;
+      out[offset + index] = this.copy(bytes, position, valueEnd);
       position = valueEnd;
     }
     return position === end;
+  }
+
+  /**
+   * A copy of `bytes[start, end)`: short values share a block (one view each rather than an array
+   * each, which measured the larger part of reading a string), long ones get their own array.
+   */
+  private copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
+    const length = end - start;
+    if (length > MAX_BLOCK_VALUE) return bytes.slice(start, end);
+    let used = this.blockUsed;
+    if (used + length > this.block.length) {
+      this.block = new Uint8Array(STRING_BLOCK_BYTES);
+      used = 0;
+    }
+    const block = this.block;
+    for (let index = 0; index < length; index++) block[used + index] = bytes[start + index] as number;
+    this.blockUsed = used + length;
+    return block.subarray(used, used + length);
   }
 
   private floatValues(
@@ -204,39 +261,48 @@ export class DenseRecordReader {
       position = readLength(bytes, position + 1, end);
       if (position < 0 || position + varintResult.low !== end) return false;
     }
-    for (let index = 0; index < count; index++) {
+    const words = this.words[slot]!;
+    const numbers = this.numbers[slot]!;
+    for (let at = offset, last = offset + count; at < last; at++) {
       if (!packed) {
         if (position >= end || bytes[position] !== 0x08) return false;
         position++;
       }
-      position = readInt64(bytes, position, end);
-      if (position < 0) return false;
-      const { low, high } = varintResult;
-      const at = offset + index;
+      let low: number;
+      let high = 0;
+      const first = bytes[position] as number;
+      if (first < 0x80 && position < end) {
+        // One byte: 0 to 127, the most common value in tabular data.
+        low = first;
+        position++;
+      } else {
+        position = readInt64(bytes, position, end);
+        if (position < 0) return false;
+        low = varintResult.low;
+        high = varintResult.high;
+      }
       if (mode === INT64) {
-        const words = this.words[slot]!;
         words[at * 2] = low;
         words[at * 2 + 1] = high;
       } else if (mode === INT32) {
         if (high !== (low | 0) >> 31) return false;
-        this.words[slot]![at] = low;
+        words[at] = low;
       } else {
         const value = high * 4294967296 + low;
         if (high < -0x200000 || high > 0x1fffff || !Number.isSafeInteger(value)) return false;
-        this.numbers[slot]![at] = value;
+        numbers[at] = value;
       }
     }
     return position === end;
   }
 
+  /** The slot of the key in `bytes[start, end)` when the guess for entry `entryIndex` missed; remembered as the next guess. */
   private find(bytes: Uint8Array, start: number, end: number, entryIndex: number): number {
     if (entryIndex >= this.predicted.length) {
       const grown = new Int32Array(entryIndex * 2).fill(-1);
       grown.set(this.predicted);
       this.predicted = grown;
     }
-    const guess = this.predicted[entryIndex] as number;
-    if (guess >= 0 && this.matches(bytes, guess, start, end)) return guess;
     let slot = -1;
     for (const candidate of this.byLength[end - start] ?? []) {
       if (this.matches(bytes, candidate, start, end)) {

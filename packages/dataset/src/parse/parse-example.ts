@@ -73,9 +73,9 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
    */
   parseSpans(
     bytes: Uint8Array,
-    ends: readonly number[],
+    ends: ArrayLike<number>,
     count: number,
-    places: SpanRecord[],
+    places: readonly SpanRecord[],
   ): ParsedBatch<Spec> {
     this.#start(count);
     const dense = this.#dense;

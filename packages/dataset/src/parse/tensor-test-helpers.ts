@@ -60,3 +60,15 @@ export function field(tag: number, payload: Uint8Array): Uint8Array {
   }
   return new Uint8Array([tag, ...length, ...payload]);
 }
+
+/** Each batch of a pass over `dataset` as `{ name: { shape, values } }` with {@link plain} values. */
+export async function batchesOf(dataset: AsyncIterable<Record<string, Tensor>>): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const batch of dataset)
+    out.push(
+      Object.fromEntries(
+        Object.entries(batch).map(([name, tensor]) => [name, { shape: tensor.shape, values: plain(tensor) }]),
+      ),
+    );
+  return out;
+}

@@ -5,32 +5,68 @@ import type { BatchParser, SpanRecord } from './parse-example.js';
 const MIN_ARENA_BYTES = 64 * 1024;
 
 /**
- * Gathers serialized Examples into batches of `batchSize` and parses each full batch, for readers that
- * see a payload only as a view into their read buffer, valid during one call: each payload is copied
- * into one arena per batch, reused for the next (parsing copies what it keeps), so a record costs a
- * `memcpy` rather than an array of its own, a record object and a stream read.
+ * One full batch of serialized Examples lying back to back in `bytes` (record `i` ends at `ends[i]`),
+ * with each record's place. The arrays are the batcher's own until the next batch starts, unless
+ * `detach` was set: then each batch gets a new `bytes` and `ends`, which a consumer may keep or hand to
+ * a thread (the places are always reused: read them during `handle`).
  */
-export class WireBatcher<Spec extends ExampleParseSpec> {
-  readonly #parser: BatchParser<Spec>;
+export interface WireSpans {
+  readonly bytes: Uint8Array;
+  readonly ends: Int32Array;
+  readonly count: number;
+  readonly places: readonly SpanRecord[];
+}
+
+/**
+ * What a {@link WireBatcher} does with each full batch: parse it here, or (`detach`) pass it on,
+ * e.g. to a parse worker. `handle` returns what `take` then hands out.
+ */
+export interface SpanHandler<Out> {
+  readonly detach: boolean;
+  handle(spans: WireSpans): Out;
+}
+
+/** The handler that parses each batch on this thread with `parser`. */
+export function parseHere<Spec extends ExampleParseSpec>(
+  parser: BatchParser<Spec>,
+): SpanHandler<ParsedBatch<Spec>> {
+  return {
+    detach: false,
+    // Errors name each record's file, index and offset: the places are SerializedRecord objects.
+    handle: (spans) => parser.parseSpans(spans.bytes, spans.ends, spans.count, spans.places),
+  };
+}
+
+/**
+ * Gathers serialized Examples into batches of `batchSize` and hands each full batch to its handler,
+ * for readers that see a payload only as a view into their read buffer, valid during one call: each
+ * payload is copied into one arena per batch, reused for the next (parsing copies what it keeps), so
+ * a record costs a `memcpy` rather than an array of its own, a record object and a stream read.
+ */
+export class WireBatcher<Out> {
+  readonly #handler: SpanHandler<Out>;
   readonly #batchSize: number;
-  #arena = new Uint8Array(MIN_ARENA_BYTES);
+  #arena: Uint8Array;
   #used = 0;
-  readonly #ends: number[] = [];
+  #ends: Int32Array;
   readonly #places: SpanRecord[] = [];
   #count = 0;
-  #ready: ParsedBatch<Spec>[] = [];
+  #ready: Out[] = [];
 
-  constructor(parser: BatchParser<Spec>, batchSize: number) {
-    this.#parser = parser;
+  constructor(handler: SpanHandler<Out>, batchSize: number) {
+    this.#handler = handler;
     this.#batchSize = batchSize;
+    this.#arena = new Uint8Array(MIN_ARENA_BYTES);
+    this.#ends = new Int32Array(Math.min(batchSize, 1024));
   }
 
-  /** Copies one payload (and where it sits) into the open batch; a full batch is parsed at once. */
+  /** Copies one payload (and where it sits) into the open batch; a full batch is handled at once. */
   add(data: Uint8Array, file: string, recordIndex: number, byteOffset: number): void {
-    if (this.#used + data.length > this.#arena.length) this.#grow(data.length);
+    if (this.#used + data.length > this.#arena.length) this.#growArena(data.length);
     this.#arena.set(data, this.#used);
     this.#used += data.length;
     const at = this.#count++;
+    if (at === this.#ends.length) this.#growEnds();
     this.#ends[at] = this.#used;
     const place = this.#places[at];
     if (place === undefined) this.#places[at] = { data, file, recordIndex, byteOffset };
@@ -39,34 +75,50 @@ export class WireBatcher<Spec extends ExampleParseSpec> {
       place.recordIndex = recordIndex;
       place.byteOffset = byteOffset;
     }
-    if (this.#count === this.#batchSize) this.#parse();
+    if (this.#count === this.#batchSize) this.#handle();
   }
 
-  /** The batches completed since the last call. */
-  take(): ParsedBatch<Spec>[] {
+  /** What the batches completed since the last call gave. */
+  take(): Out[] {
     const ready = this.#ready;
     this.#ready = [];
     return ready;
   }
 
   /** The last, partial batch (none when `dropRemainder` or when nothing is left). */
-  flush(dropRemainder: boolean): ParsedBatch<Spec>[] {
-    if (this.#count > 0 && !dropRemainder) this.#parse();
+  flush(dropRemainder: boolean): Out[] {
+    if (this.#count > 0 && !dropRemainder) this.#handle();
     this.#count = 0;
     this.#used = 0;
     return this.take();
   }
 
-  #parse(): void {
-    // Errors name each record's file, index and offset: the places are SerializedRecord objects.
-    this.#ready.push(this.#parser.parseSpans(this.#arena, this.#ends, this.#count, this.#places));
+  #handle(): void {
+    const spans: WireSpans = {
+      bytes: this.#arena.subarray(0, this.#used),
+      ends: this.#ends,
+      count: this.#count,
+      places: this.#places,
+    };
+    if (this.#handler.detach) {
+      // The next batch gets arrays of its own: these now belong to whoever handles this one.
+      this.#arena = new Uint8Array(Math.max(MIN_ARENA_BYTES, this.#used));
+      this.#ends = new Int32Array(this.#ends.length);
+    }
     this.#count = 0;
     this.#used = 0;
+    this.#ready.push(this.#handler.handle(spans));
   }
 
-  #grow(needed: number): void {
+  #growArena(needed: number): void {
     const grown = new Uint8Array(Math.max(this.#arena.length * 2, this.#used + needed));
     grown.set(this.#arena.subarray(0, this.#used));
     this.#arena = grown;
+  }
+
+  #growEnds(): void {
+    const grown = new Int32Array(this.#ends.length * 2);
+    grown.set(this.#ends);
+    this.#ends = grown;
   }
 }

@@ -44,6 +44,18 @@ export interface ParseOptions {
   readonly batchSize?: number;
   /** Drop a last batch shorter than `batchSize`. @default false */
   readonly dropRemainder?: boolean;
+  /**
+   * Worker threads that parse the batches (`tfrecordDataset(...).parse` in `@tfpipe/dataset/node`),
+   * while this thread reads the files and verifies their CRCs. 1 parses on this thread.
+   * @default 1
+   */
+  readonly workers?: number;
+  /**
+   * With `workers`, false hands each batch out as soon as a worker has parsed it, not in the files'
+   * order (as tf.data's `deterministic=False`). Every batch still comes exactly once.
+   * @default true
+   */
+  readonly deterministic?: boolean;
 }
 
 /** Checks a shard's `index` and `count`. */

@@ -128,6 +128,8 @@ export class Dataset<T> extends ReadableStream<T> {
    * The fused `tf.io.parse_example`: batches of `batchSize` serialized Examples decoded straight from
    * their wire bytes into one typed tensor per spec entry, with no `Example` objects in between. Errors
    * name the feature, the file, the record index and the byte offset.
+   * @throws TfpipeError `INVALID_OPTION` for `workers` > 1 here: worker threads parse only straight
+   *   from a `tfrecordDataset` (Node entry)
    */
   parse<const Spec extends ExampleParseSpec>(
     this: Dataset<SerializedRecord>,
@@ -136,6 +138,11 @@ export class Dataset<T> extends ReadableStream<T> {
   ): Dataset<ParsedBatch<Spec>> {
     const parser = parseExample(spec);
     const size = checkCount('parse', 'batchSize', options.batchSize ?? 1, 1);
+    if (checkCount('parse', 'workers', options.workers ?? 1, 1) > 1)
+      throw invalidOption(
+        'parse',
+        "workers > 1 parse straight from tfrecordDataset(...) of '@tfpipe/dataset/node'; here the records come through other operations",
+      );
     return this.derive((source) =>
       batchChunks(source, size, options.dropRemainder ?? false, (records) => parser.parse(records)),
     );

@@ -51,6 +51,20 @@ export async function writeRecords(
   return path;
 }
 
+/** Writes the Examples `examples(id)` of `ids` to `folder/name`, with a `.idx`, and returns the path. */
+export async function writeExamples(
+  folder: string,
+  name: string,
+  ids: readonly number[],
+  examples: (id: number) => Example,
+): Promise<string> {
+  const path = join(folder, name);
+  const writer = await createTfrecordWriter({ path, fsync: false, index: true });
+  await writer.write(ids.map(examples));
+  await writer.close();
+  return path;
+}
+
 /** The `id` of a record written by {@link writeRecords}. */
 export function idOf(record: TfRecord): number {
   return Number((decodeExample(record.data).features.id!.value as readonly bigint[])[0]);

@@ -2,42 +2,22 @@
 // parse of the same files: files larger than a 1 MiB read so records straddle reads, batches that
 // span files, shard ranges, and error positions.
 import { bytes, example, float, int64 } from '@tfpipe/core';
-import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
 import { fixedLen, varLen } from '../spec/feature-spec.js';
-import { plain } from '../parse/tensor-test-helpers.js';
-import { range, temporaryFolder } from '../testing/write-records.js';
-import type { Tensor } from '../tensor.js';
+import { batchesOf } from '../parse/tensor-test-helpers.js';
+import { range, temporaryFolder, writeExamples } from '../testing/write-records.js';
 
 const SPEC = { id: fixedLen([], 'int64'), blob: fixedLen([], 'string'), scores: varLen('float32') };
 
-async function writeBig(folder: string, name: string, ids: readonly number[], bad?: number): Promise<string> {
-  const path = join(folder, name);
-  const writer = await createTfrecordWriter({ path, fsync: false, index: true });
-  await writer.write(
-    ids.map((id) =>
-      example({
-        id: id === bad ? float(id) : int64(id),
-        blob: bytes('x'.repeat(300 + (id % 97))),
-        scores: float(...range(0, id % 3)),
-      }),
-    ),
+function writeBig(folder: string, name: string, ids: readonly number[], bad?: number): Promise<string> {
+  return writeExamples(folder, name, ids, (id) =>
+    example({
+      id: id === bad ? float(id) : int64(id),
+      blob: bytes('x'.repeat(300 + (id % 97))),
+      scores: float(...range(0, id % 3)),
+    }),
   );
-  await writer.close();
-  return path;
-}
-
-async function batchesOf(dataset: AsyncIterable<Record<string, Tensor>>): Promise<unknown[]> {
-  const out: unknown[] = [];
-  for await (const batch of dataset)
-    out.push(
-      Object.fromEntries(
-        Object.entries(batch).map(([name, tensor]) => [name, { shape: tensor.shape, values: plain(tensor) }]),
-      ),
-    );
-  return out;
 }
 
 describe('the fused parse', () => {

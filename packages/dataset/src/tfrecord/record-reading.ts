@@ -5,8 +5,6 @@ import { TfrecordReader } from '@tfpipe/sink-tfrecord/web';
 import type { LostRegion, TfRecord, TfrecordReaderSettings } from '@tfpipe/sink-tfrecord/web';
 import type { WireBatcher } from '../parse/wire-batcher.js';
 import type { Chunks } from '../pipeline/chunks.js';
-import type { ExampleParseSpec } from '../spec/feature-spec.js';
-import type { ParsedBatch } from '../tensor.js';
 import type { RecordRange, TfrecordFile } from './tfrecord-file.js';
 
 /** How many lost regions a report lists; the totals are always exact. */
@@ -57,13 +55,14 @@ export class RecordReading {
 
   /**
    * The fused path of `parse`: every verified payload of `file` (or of a range of it) goes straight
-   * from the read buffer into `batcher`, with no record object; yields the batches each read completes.
+   * from the read buffer into `batcher`, with no record object; yields what the batches each read
+   * completes gave.
    */
-  async *readInto<Spec extends ExampleParseSpec>(
+  async *readInto<Out>(
     file: TfrecordFile,
     range: RecordRange | undefined,
-    batcher: WireBatcher<Spec>,
-  ): AsyncGenerator<ParsedBatch<Spec>[]> {
+    batcher: WireBatcher<Out>,
+  ): AsyncGenerator<Out[]> {
     const byteShift = range?.start ?? 0;
     const indexShift = range?.firstRecord ?? 0;
     const shifted = byteShift !== 0 || indexShift !== 0;
@@ -80,7 +79,17 @@ export class RecordReading {
       },
     });
     try {
-      while ((await reader.read()) !== undefined) {
+      for (;;) {
+        let records: TfRecord[] | undefined;
+        try {
+          records = await reader.read();
+        } catch (error) {
+          // A record or parse error: the batches completed before it still go out first.
+          const batches = batcher.take();
+          if (batches.length > 0) yield batches;
+          throw error;
+        }
+        if (records === undefined) break;
         const batches = batcher.take();
         if (batches.length > 0) yield batches;
       }

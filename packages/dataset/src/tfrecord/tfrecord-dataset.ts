@@ -1,7 +1,8 @@
 import { RecordErrorPolicy } from '@tfpipe/core/plugin';
-import type { RecordErrorOptions, SerializedRecord } from '@tfpipe/core';
+import type { RecordErrorOptions, SerializedRecord, StageReport } from '@tfpipe/core';
 import { BatchParser } from '../parse/parse-example.js';
-import { WireBatcher } from '../parse/wire-batcher.js';
+import { WireBatcher, parseHere } from '../parse/wire-batcher.js';
+import type { SpanHandler } from '../parse/wire-batcher.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch } from '../tensor.js';
 import { crc32c, DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from '@tfpipe/sink-tfrecord/web';
@@ -14,6 +15,7 @@ import type { ParseOptions, ShardOptions } from '../pipeline/dataset-options.js'
 import { interleaveChunks } from '../pipeline/ops/interleave-chunks.js';
 import { shardChunks } from '../pipeline/ops/take-chunks.js';
 import { planReads } from './plan-reads.js';
+import { settleBatches } from './settle-batches.js';
 import type { PlannedRead } from './plan-reads.js';
 import { RecordReading } from './record-reading.js';
 import type { ReadingSettings } from './record-reading.js';
@@ -35,12 +37,20 @@ export interface TfrecordDatasetOptions extends RecordErrorOptions {
   readonly maxRecordBytes?: number;
 }
 
+/** Parses batches on `count` threads: what `parse`'s `workers` option starts (Node entry). */
+export type ParseWorkersFactory = <Spec extends ExampleParseSpec>(
+  spec: Spec,
+  count: number,
+) => SpanHandler<Promise<ParsedBatch<Spec>>>;
+
 /** How a `TfrecordDataset` reads: its files (listed once), its reader and its shard. */
 export interface TfrecordDatasetSource {
   readonly files: () => Promise<readonly TfrecordFile[]>;
   readonly reading: RecordReading;
   readonly numParallelReads: number;
   readonly shard?: ShardOptions;
+  /** Starts parse worker threads; absent where there are none (the web entry). */
+  readonly parseWorkers?: ParseWorkersFactory;
 }
 
 const STAGE = 'tfrecordDataset';
@@ -72,7 +82,9 @@ export class TfrecordDataset extends Dataset<TfRecord> {
 
   /**
    * The fused parse: read straight into the batches (see `Dataset.parse`), with no record object per
-   * record when the files are read one after another (`numParallelReads` 1) and not sharded element-wise.
+   * record when the files are read one after another (`numParallelReads` 1) and not sharded
+   * element-wise. In the Node entry, `workers` > 1 parses the batches on worker threads.
+   * @throws TfpipeError `INVALID_OPTION` for `workers` > 1 in the web entry
    */
   override parse<const Spec extends ExampleParseSpec>(
     this: Dataset<SerializedRecord>,
@@ -80,32 +92,60 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     options: ParseOptions = {},
   ): Dataset<ParsedBatch<Spec>> {
     const source = (this as unknown as TfrecordDataset).#source;
-    const parser = new BatchParser(spec);
     const size = checkCount('parse', 'batchSize', options.batchSize ?? 1, 1);
+    const workers = checkCount('parse', 'workers', options.workers ?? 1, 1);
     const dropRemainder = options.dropRemainder ?? false;
+    const deterministic = options.deterministic ?? true;
+    if (typeof deterministic !== 'boolean')
+      throw invalidOption('parse', `deterministic must be a boolean, got ${JSON.stringify(deterministic)}`);
+    const report = (): StageReport => source.reading.report(0);
+    // Compiled here with workers too: a bad spec is an INVALID_OPTION now, not a worker failing later.
+    const parser = new BatchParser(spec);
+    if (workers === 1) {
+      const handler = parseHere(parser);
+      return new Dataset(
+        () => parsePass(source, () => new WireBatcher(handler, size), dropRemainder),
+        report,
+      );
+    }
+    if (source.parseWorkers === undefined)
+      throw invalidOption('parse', "workers > 1 needs worker threads: use '@tfpipe/dataset/node'");
+    const threads = source.parseWorkers(spec, workers);
     return new Dataset(
       () =>
-        parsePass(source, new WireBatcher(parser, size), dropRemainder, () =>
-          super.parse(spec, options).chunks(),
+        settleBatches(
+          parsePass(source, () => new WireBatcher(threads, size), dropRemainder),
+          // Two batches per worker keep each busy while this thread reads the next.
+          2 * workers,
+          deterministic,
         ),
-      () => source.reading.report(0),
+      report,
     );
   }
 }
 
-async function* parsePass<Spec extends ExampleParseSpec>(
+/**
+ * One pass of the fused parse: each file's verified payloads go straight into the batcher, or, where
+ * records must be interleaved or strided across files, the records of `readPass` do.
+ */
+async function* parsePass<Out>(
   source: TfrecordDatasetSource,
-  batcher: WireBatcher<Spec>,
+  newBatcher: () => WireBatcher<Out>,
   dropRemainder: boolean,
-  unfused: () => Chunks<ParsedBatch<Spec>>,
-): Chunks<ParsedBatch<Spec>> {
+): Chunks<Out> {
+  const batcher = newBatcher();
   const files = await source.files();
   const { reads, everyNth } = await planReads(files, source.shard);
   if (source.numParallelReads > 1 || everyNth !== undefined) {
-    yield* unfused();
-    return;
+    for await (const records of readPass(source)) {
+      for (const record of records)
+        batcher.add(record.data, record.file, record.recordIndex, record.byteOffset);
+      const outs = batcher.take();
+      if (outs.length > 0) yield outs;
+    }
+  } else {
+    for (const planned of reads) yield* source.reading.readInto(planned.file, planned.range, batcher);
   }
-  for (const planned of reads) yield* source.reading.readInto(planned.file, planned.range, batcher);
   const last = batcher.flush(dropRemainder);
   if (last.length > 0) yield last;
 }
@@ -132,6 +172,7 @@ export function datasetSource(
   files: () => Promise<readonly TfrecordFile[]>,
   options: TfrecordDatasetOptions,
   reader: Pick<ReadingSettings, 'crc' | 'decompressor'>,
+  parseWorkers?: ParseWorkersFactory,
 ): TfrecordDatasetSource {
   if (typeof options !== 'object' || options === null)
     throw invalidOption(STAGE, 'options must be an object');
@@ -156,7 +197,12 @@ export function datasetSource(
   const policy = new RecordErrorPolicy(options);
   const reading = new RecordReading({ stage: STAGE, compression, maxRecordBytes, ...reader }, policy);
   let listed: Promise<readonly TfrecordFile[]> | undefined;
-  return { files: () => (listed ??= files()), reading, numParallelReads };
+  return {
+    files: () => (listed ??= files()),
+    reading,
+    numParallelReads,
+    ...(parseWorkers === undefined ? {} : { parseWorkers }),
+  };
 }
 
 /**

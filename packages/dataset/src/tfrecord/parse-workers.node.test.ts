@@ -1,0 +1,188 @@
+// parse(spec, { workers }) against the parse on this thread: the same batches (in order, or all of them
+// once with deterministic: false), the same errors, and a worker thread that dies mid-batch failing
+// the pass with the file and records it held instead of hanging it.
+import { bytes, example, float, int64 } from '@tfpipe/core';
+import { TfpipeError } from '@tfpipe/core';
+import type { Transferable } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
+import { tfrecordDataset as webDataset } from './tfrecord-dataset.js';
+import { fixedLen, ragged, varLen } from '../spec/feature-spec.js';
+import { batchesOf } from '../parse/tensor-test-helpers.js';
+import { range, temporaryFolder, writeExamples } from '../testing/write-records.js';
+
+const crash = vi.hoisted(() => ({ afterMessages: -1 }));
+
+// A Worker that, when a test asks, is terminated on receiving its nth batch: a real thread exit
+// while it holds work, as an out-of-memory abort or a native crash would end it.
+vi.mock('node:worker_threads', async (importOriginal) => {
+  const real = await importOriginal<typeof WorkerThreads>();
+  class CrashingWorker extends real.Worker {
+    #messages = 0;
+    override postMessage(message: unknown, transfer?: readonly Transferable[]): void {
+      // Terminated before the batch is posted: the thread never answers it, whatever the machine's load.
+      if (crash.afterMessages >= 0 && ++this.#messages > crash.afterMessages) void this.terminate();
+      super.postMessage(message, transfer);
+    }
+  }
+  return { ...real, Worker: CrashingWorker };
+});
+
+afterEach(() => {
+  crash.afterMessages = -1;
+});
+
+const SPEC = {
+  id: fixedLen([], 'int64'),
+  blob: fixedLen([], 'string'),
+  pair: fixedLen([2], 'float32'),
+  scores: varLen('float32'),
+  parts: ragged('int64'),
+};
+
+function writeFile(folder: string, name: string, ids: readonly number[], bad?: number): Promise<string> {
+  return writeExamples(folder, name, ids, (id) =>
+    example({
+      id: id === bad ? float(id) : int64(id),
+      blob: bytes('y'.repeat(id % 2000)),
+      pair: float(id, -id),
+      scores: float(...range(0, id % 4)),
+      parts: int64(...range(0, id % 3)),
+    }),
+  );
+}
+
+describe('parse with workers', () => {
+  it('gives the batches of the parse on this thread, in order, across files, shards and interleaved reads', async () => {
+    const folder = await temporaryFolder();
+    const files = [
+      await writeFile(folder, 'a.tfrecord', range(0, 3000)),
+      await writeFile(folder, 'b.tfrecord', range(3000, 3001)),
+      await writeFile(folder, 'c.tfrecord', range(4000, 5500)),
+    ];
+    const here = await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 100 }));
+    expect(await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 100, workers: 2 }))).toEqual(here);
+    expect(await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 100, workers: 3 }))).toEqual(here);
+    for (const source of [
+      tfrecordDataset(files, { numParallelReads: 2 }),
+      tfrecordDataset(files).shard({ index: 1, count: 3 }),
+    ])
+      expect(await batchesOf(source.parse(SPEC, { batchSize: 64, workers: 2, dropRemainder: true }))).toEqual(
+        await batchesOf(source.parse(SPEC, { batchSize: 64, dropRemainder: true })),
+      );
+    // Not deterministic: every batch exactly once, in any order.
+    const loose = await batchesOf(
+      tfrecordDataset(files).parse(SPEC, { batchSize: 100, workers: 2, deterministic: false }),
+    );
+    const key = (batch: unknown): string =>
+      JSON.stringify(batch, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
+    expect(loose.map(key).sort()).toEqual(here.map(key).sort());
+  });
+
+  it('a bad feature fails as on this thread, after every batch before it', async () => {
+    const folder = await temporaryFolder();
+    const path = await writeFile(folder, 'bad.tfrecord', range(0, 2000), 1234);
+    const collect = async (workers: number) => {
+      let batches = 0;
+      try {
+        for await (const _ of tfrecordDataset(path).parse(SPEC, { batchSize: 100, workers })) batches++;
+      } catch (error) {
+        return { batches, error };
+      }
+      return { batches, error: undefined };
+    };
+    const here = await collect(1);
+    const there = await collect(2);
+    expect(there.batches).toBe(12);
+    expect(here.batches).toBe(12);
+    expect(TfpipeError.is(there.error)).toBe(true);
+    expect(there.error).toMatchObject({
+      code: 'FEATURE_TYPE',
+      position: { file: path, recordIndex: 1234, field: 'id' },
+    });
+    expect((there.error as Error).message).toBe((here.error as Error).message);
+  });
+
+  it('a worker that dies while it holds a batch fails the pass naming the file and its records', async () => {
+    const folder = await temporaryFolder();
+    const path = await writeFile(folder, 'crash.tfrecord', range(0, 1000));
+    crash.afterMessages = 1;
+    const error = await batchesOf(tfrecordDataset(path).parse(SPEC, { batchSize: 100, workers: 2 })).catch(
+      (caught: unknown) => caught,
+    );
+    expect(TfpipeError.is(error)).toBe(true);
+    const failure = error as TfpipeError;
+    expect(failure.code).toBe('INTERNAL');
+    expect(failure.position.file).toBe(path);
+    // The thread killed held one batch or two: the earliest of them fails the pass.
+    const held =
+      /^records (\d+)–(\d+) of (.+) \(from byte (\d+)\): the parse worker exited \(code \d+\)$/.exec(
+        failure.reason ?? '',
+      );
+    expect(held, failure.reason).not.toBeNull();
+    const [, first, last, file, byte] = held!;
+    expect(Number(first) % 100).toBe(0);
+    expect(Number(last)).toBe(Number(first) + 99);
+    expect(file).toBe(path);
+    expect(failure.position).toEqual({ file: path, recordIndex: Number(first), byteOffset: Number(byte) });
+    expect(failure.message).toContain(path);
+  });
+
+  it('takes empty files, batches of one, a consumer that stops early, and long byte strings', async () => {
+    const folder = await temporaryFolder();
+    const empty = await writeFile(folder, 'empty.tfrecord', []);
+    const some = await writeFile(folder, 'some.tfrecord', [1999, 0, 1000, 7, 1500]);
+    expect(await batchesOf(tfrecordDataset(empty).parse(SPEC, { batchSize: 8, workers: 2 }))).toEqual([]);
+    const files = [empty, some, empty];
+    expect(await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 1, workers: 2 }))).toEqual(
+      await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 1 })),
+    );
+    expect(await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 2, workers: 2 }).take(1))).toEqual(
+      (await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 2 }))).slice(0, 1),
+    );
+    // The FixedLen path: strings over 1 KiB are arrays of their own, shorter ones views of one shared block.
+    const dense = { id: fixedLen([], 'int64'), blob: fixedLen([], 'string') };
+    let batches = 0;
+    for await (const batch of tfrecordDataset(some).parse(dense, { batchSize: 5, workers: 2 })) {
+      batches++;
+      const blobs = batch.blob.data;
+      expect(blobs.map((blob) => blob.length)).toEqual([1999, 0, 1000, 7, 1500]);
+      expect(blobs.map((blob) => blob.every((byte) => byte === 0x79))).toEqual([
+        true,
+        true,
+        true,
+        true,
+        true,
+      ]);
+      expect([blobs[0]!.buffer.byteLength, blobs[4]!.buffer.byteLength]).toEqual([1999, 1500]);
+      expect(blobs[2]!.buffer).toBe(blobs[3]!.buffer);
+      expect(blobs[2]!.buffer.byteLength).toBe(64 * 1024);
+    }
+    expect(batches).toBe(1);
+  });
+
+  it('rejects workers where there are no threads, and bad worker options', () => {
+    const blob = new Blob([]);
+    expect(() => webDataset(blob).parse(SPEC, { workers: 2 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION' }),
+    );
+    expect(() => webDataset(blob).parse(SPEC, { workers: 1 })).not.toThrow();
+    expect(() =>
+      tfrecordDataset(blob)
+        .map((record) => record)
+        .parse(SPEC, { workers: 2 }),
+    ).toThrow(/workers > 1 parse straight from tfrecordDataset/);
+    for (const workers of [0, 1.5, -1, Number.NaN])
+      expect(() => tfrecordDataset(blob).parse(SPEC, { workers })).toThrow(
+        expect.objectContaining({ code: 'INVALID_OPTION' }),
+      );
+    const badSpec = { id: { type: 'fixedLength', dtype: 'int64' } };
+    expect(() => tfrecordDataset(blob).parse(badSpec as never, { workers: 2 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION', position: { field: 'id' } }),
+    );
+    expect(() =>
+      tfrecordDataset(blob).parse(SPEC, { workers: 2, deterministic: 'no' as unknown as boolean }),
+    ).toThrow(/deterministic must be a boolean/);
+  });
+});
