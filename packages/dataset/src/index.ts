@@ -67,3 +67,16 @@ export { tfrecordDataset, TfrecordDataset } from './tfrecord/tfrecord-dataset.js
 export type { TfrecordDatasetOptions, TfrecordDatasetSource } from './tfrecord/tfrecord-dataset.js';
 export type { TfrecordFile, RecordIndex, RecordRange, WebTfrecordInput } from './tfrecord/tfrecord-file.js';
 export type { TfRecord } from '@tfpipe/sink-tfrecord/web';
+
+// Images
+export { decodeImage, decodeImages } from './image/decode-image-web.js';
+export type { DecodeImage, ImageTensor } from './image/decode-image.js';
+export type { DecodeImages, DecodeImagesOptions, WithImages } from './image/decode-images.js';
+export type {
+  DecodeImageOptions,
+  ImageArray,
+  ImageDtype,
+  ImageFit,
+  ImageKernel,
+  ImageResize,
+} from './image/image-options.js';
