@@ -1,4 +1,6 @@
 import { defineConfig } from 'tsup';
 import { packageBuild } from '../../tsup.base.js';
 
-export default defineConfig(packageBuild({ index: 'src/index.ts', node: 'src/node.ts' }));
+export default defineConfig(
+  packageBuild({ index: 'src/index.ts', node: 'src/node.ts', ort: 'src/ort.ts', tfjs: 'src/tfjs.ts' }),
+);
