@@ -1,6 +1,6 @@
 // decodeImage in Node (sharp) against pixels the tests chose, written as PNGs byte by byte; and
 // decodeImages as a step of a real TFRecord dataset on disk, with its errors' positions.
-import { bytes, example, int64 } from '@tfpipe/core';
+import { bytes, example, float, int64 } from '@tfpipe/core';
 import type { TfpipeError } from '@tfpipe/core';
 import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
 import { join } from 'node:path';
@@ -265,5 +265,53 @@ describe('decodeImages as a dataset step', () => {
         .map(decodeImages('image/encoded') as never),
     );
     expect(raggedError.code).toBe('INVALID_OPTION');
+  });
+});
+
+describe('a detection dataset', () => {
+  it('gives the boxes as ragged tensors beside the decoded images (the README spec)', async () => {
+    const folder = await temporaryFolder();
+    const path = join(folder, 'detection.tfrecord');
+    const writer = await createTfrecordWriter({ path, fsync: false });
+    const boxes = [
+      [],
+      [[0.1, 0.2, 0.5, 0.6]],
+      [
+        [0, 0, 1, 1],
+        [0.25, 0.5, 0.75, 1],
+      ],
+    ];
+    await writer.write(
+      boxes.map((list, index) =>
+        example({
+          'image/encoded': bytes(pngOf(4 + index, 3, 3, noise((4 + index) * 9, index))),
+          'image/object/bbox/ymin': float(...list.map((box) => box[0]!)),
+          'image/object/bbox/xmin': float(...list.map((box) => box[1]!)),
+          'image/object/bbox/ymax': float(...list.map((box) => box[2]!)),
+          'image/object/bbox/xmax': float(...list.map((box) => box[3]!)),
+          'image/object/class/label': int64(...list.map((_, at) => at + 1)),
+        }),
+      ),
+    );
+    await writer.close();
+    const spec = {
+      'image/encoded': fixedLen([], 'string'),
+      'image/object/bbox/ymin': ragged('float32'),
+      'image/object/bbox/xmin': ragged('float32'),
+      'image/object/bbox/ymax': ragged('float32'),
+      'image/object/bbox/xmax': ragged('float32'),
+      'image/object/class/label': ragged('int64'),
+    };
+    const dataset = tfrecordDataset(path)
+      .parse(spec, { batchSize: 3 })
+      .map(decodeImages('image/encoded', { resize: { height: 8, width: 8 } }));
+    for await (const batch of dataset) {
+      expect(batch['image/encoded'].shape).toEqual([3, 8, 8, 3]);
+      const ymin = batch['image/object/bbox/ymin'];
+      expect(Array.from(ymin.rowSplits[0]!)).toEqual([0, 0, 1, 3]);
+      expect(Array.from(ymin.data)).toEqual([0.1, 0, 0.25].map(Math.fround));
+      expect(Array.from(batch['image/object/bbox/xmax'].data)).toEqual([0.6, 1, 1].map(Math.fround));
+      expect(Array.from(batch['image/object/class/label'].data)).toEqual([1n, 1n, 2n]);
+    }
   });
 });
