@@ -41,9 +41,7 @@ export function componentsOf(batch: AdapterBatch, stage: string): Component[] {
     const first = (): number => 0;
     switch (tensor?.kind) {
       case 'dense': {
-        const perRecord = (tensor.shape)
-          .slice(1)
-          .reduce((product, size) => product * size, 1);
+        const perRecord = tensor.shape.slice(1).reduce((product, size) => product * size, 1);
         const recordOf = (index: number): number => (perRecord === 0 ? 0 : Math.floor(index / perRecord));
         components.push({
           name: feature,

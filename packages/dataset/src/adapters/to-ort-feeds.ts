@@ -1,7 +1,8 @@
 import { TfpipeError } from '@tfpipe/core';
-import { Tensor } from 'onnxruntime-common';
+import type { Tensor } from 'onnxruntime-common';
 import { componentPosition, selectComponents } from './components.js';
 import type { AdapterBatch, Component } from './components.js';
+import { loadOptionalPeer } from './optional-peer.js';
 
 /** Options of `toOrtFeeds`. */
 export interface ToOrtFeedsOptions {
@@ -17,6 +18,7 @@ export interface ToOrtFeedsOptions {
 }
 
 const STAGE = 'toOrtFeeds';
+const ortCommon = await loadOptionalPeer('onnxruntime-common', STAGE, () => import('onnxruntime-common'));
 /** onnxruntime's element type for each dtype. */
 const ORT_TYPES = {
   int64: 'int64',
@@ -37,7 +39,7 @@ const ORT_TYPES = {
  *   `INVALID_OPTION` for a name that is not a feed of the batch
  */
 export function toOrtFeeds(batch: AdapterBatch, options: ToOrtFeedsOptions = {}): Record<string, Tensor> {
-  const TensorClass = options.Tensor ?? Tensor;
+  const TensorClass = options.Tensor ?? ortCommon().Tensor;
   const chosen = selectComponents(batch, STAGE, options.names);
   const feeds: Record<string, Tensor> = {};
   for (const component of chosen) {

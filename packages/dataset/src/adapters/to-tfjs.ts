@@ -1,8 +1,8 @@
 import { TfpipeError } from '@tfpipe/core';
-import { data, tensor } from '@tensorflow/tfjs';
-import type { Tensor as TfTensor } from '@tensorflow/tfjs';
+import type { data, Tensor as TfTensor } from '@tensorflow/tfjs';
 import { componentPosition, selectComponents } from './components.js';
 import type { AdapterBatch, Component } from './components.js';
+import { loadOptionalPeer } from './optional-peer.js';
 
 /** Options of `toTfjs`. */
 export interface ToTfjsOptions {
@@ -16,6 +16,7 @@ export type TfjsBatch = Record<string, TfTensor>;
 const STAGE = 'toTfjs';
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
+const tfjs = await loadOptionalPeer('@tensorflow/tfjs', STAGE, () => import('@tensorflow/tfjs'));
 
 /**
  * A dataset of parsed batches as a `tf.data.Dataset` of TensorFlow.js (`tf.data.generator`): each
@@ -37,7 +38,7 @@ export function toTfjs<T extends AdapterBatch>(
       fatal: true,
     });
   const names = options.names;
-  return data.generator(async function* () {
+  return tfjs().data.generator(async function* () {
     for await (const batch of dataset) yield tfjsBatch(batch, names);
   });
 }
@@ -49,7 +50,7 @@ export function tfjsBatch(batch: AdapterBatch, names?: readonly string[]): TfjsB
   const prepared = components.map((component) => [component, tfjsValues(batch, component)] as const);
   const out: TfjsBatch = {};
   for (const [component, [values, dtype]] of prepared)
-    out[component.name] = tensor(values as Float32Array, [...component.shape], dtype);
+    out[component.name] = tfjs().tensor(values, [...component.shape], dtype);
   return out;
 }
 
