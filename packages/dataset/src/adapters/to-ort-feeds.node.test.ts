@@ -139,4 +139,13 @@ describe('toOrtFeeds with onnxruntime-node', () => {
       );
     }
   });
+
+  it('keeps a feature named __proto__ as a feed', () => {
+    const batch = {
+      ['__proto__']: { kind: 'dense', dtype: 'int32', data: Int32Array.of(7), shape: [1] },
+    } as const;
+    const feeds = toOrtFeeds(batch);
+    expect(Object.keys(feeds)).toEqual(['__proto__']);
+    expect(Array.from(feeds['__proto__']!.data as Int32Array)).toEqual([7]);
+  });
 });

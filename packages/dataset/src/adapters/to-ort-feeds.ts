@@ -41,7 +41,7 @@ const ORT_TYPES = {
 export function toOrtFeeds(batch: AdapterBatch, options: ToOrtFeedsOptions = {}): Record<string, Tensor> {
   const TensorClass = options.Tensor ?? ortCommon().Tensor;
   const chosen = selectComponents(batch, STAGE, options.names);
-  const feeds: Record<string, Tensor> = {};
+  const feeds = Object.create(null) as Record<string, Tensor>; // a feature may be named __proto__
   for (const component of chosen) {
     const dims = [...component.shape];
     feeds[component.name] =

@@ -48,7 +48,7 @@ export function tfjsBatch(batch: AdapterBatch, names?: readonly string[]): TfjsB
   const components = selectComponents(batch, STAGE, names);
   // Check (and narrow) every component before making any tensor, so a failure leaks none.
   const prepared = components.map((component) => [component, tfjsValues(batch, component)] as const);
-  const out: TfjsBatch = {};
+  const out = Object.create(null) as TfjsBatch; // a feature may be named __proto__
   for (const [component, [values, dtype]] of prepared)
     out[component.name] = tfjs().tensor(values, [...component.shape], dtype);
   return out;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fixedLen, ragged } from '../spec/feature-spec.js';
-import { noise, pngOf } from '../testing/png.js';
+import { crc32, noise, pngOf } from '../testing/png.js';
 import { temporaryFolder } from '../testing/write-records.js';
 import { decodeImage, decodeImages } from './decode-image-node.js';
 import { tfrecordDataset } from './tfrecord-dataset-node.js';
@@ -165,6 +165,20 @@ describe('decodeImage (sharp)', () => {
     expect(['IMAGE_DECODE', 'IMAGE_UNSUPPORTED']).toContain(empty.code);
     expect((await failure(decodeImage('x' as never))).code).toBe('INVALID_OPTION');
     expect((await failure(decodeImage([png, 'x' as never]))).position.recordIndex).toBe(1);
+  });
+
+  it('refuses an image whose header claims more pixels than the limit, before decoding it', async () => {
+    // A valid PNG header of 20000 × 20000 grey pixels (400 million, over sharp's 268 million) with one row of data.
+    const claimed = pngOf(1, 1, 1, new Uint8Array(1));
+    const view = new DataView(claimed.buffer, claimed.byteOffset);
+    view.setUint32(16, 20_000); // IHDR width
+    view.setUint32(20, 20_000); // IHDR height
+    view.setUint32(29, crc32(claimed.subarray(12, 29))); // the IHDR chunk's CRC, over its type and data
+    const error = await failure(
+      decodeImage([claimed], { origin: { file: 'big.tfrecord', firstRecordIndex: 9 } }),
+    );
+    expect(error.code).toBe('IMAGE_TOO_LARGE');
+    expect(error.position).toEqual({ file: 'big.tfrecord', recordIndex: 9 });
   });
 
   it('refuses bad options, naming the option', async () => {
