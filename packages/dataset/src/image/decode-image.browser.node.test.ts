@@ -95,7 +95,7 @@ describe.skipIf(executablePath === undefined)(
       expect(one.data).toEqual(luma);
     });
 
-    it('resizes as sharp does for nearest fill and contain, and batches', async () => {
+    it('resizes as sharp does for nearest fill, contain and cover, and batches', async () => {
       const grey = pngOf(2, 2, 1, Uint8Array.of(0, 100, 200, 255));
       const filled = await decodeInPage(grey, {
         channels: 1,
@@ -108,6 +108,11 @@ describe.skipIf(executablePath === undefined)(
         resize: { height: 4, width: 4, fit: 'contain', kernel: 'nearest' },
       });
       expect(contained.data).toEqual([0, 0, 0, 0, 10, 20, 30, 40, 50, 60, 70, 80, 0, 0, 0, 0]);
+      const covered = await decodeInPage(wide, {
+        channels: 1,
+        resize: { height: 2, width: 2, fit: 'cover', kernel: 'nearest' },
+      });
+      expect(covered.data).toEqual([20, 30, 60, 70]);
       const batch = await decodeInPage([grey, wide], { resize: { height: 3, width: 3 } });
       expect(batch.shape).toEqual([2, 3, 3, 3]);
     });

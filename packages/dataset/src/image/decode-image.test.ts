@@ -1,7 +1,9 @@
 // The web entry's decodeImage where there is no createImageBitmap (Node, the edge runtime): one clear
 // error pointing to the Node entry, and options checked before anything is decoded.
 import type { TfpipeError } from '@tfpipe/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { DenseTensor } from '../tensor.js';
+import type { ImageTensor } from './decode-image.js';
 import { decodeImage, decodeImages } from './decode-image-web.js';
 
 describe('decodeImage from the web entry without a browser', () => {
@@ -21,5 +23,20 @@ describe('decodeImage from the web entry without a browser', () => {
     expect(() => decodeImages('image', { resize: { height: 1, width: 1, fit: 'stretch' as never } })).toThrow(
       'resize.fit must be one of fill, cover, contain, got "stretch"',
     );
+  });
+});
+
+describe('the types of decodeImage and decodeImages', () => {
+  it('follow the dtype option', () => {
+    // Checked by the compiler only: never called (there is no decoder here).
+    const _calls = () =>
+      [decodeImage(new Uint8Array(0)), decodeImage([new Uint8Array(0)], { dtype: 'float32' })] as const;
+    expectTypeOf<Awaited<ReturnType<typeof _calls>[0]>>().toEqualTypeOf<ImageTensor<'uint8'>>();
+    expectTypeOf<Awaited<ReturnType<typeof _calls>[1]>>().toEqualTypeOf<ImageTensor<'float32'>>();
+    const _step = decodeImages('image', { dtype: 'float32' });
+    type Batch = { readonly image: DenseTensor<'string'>; readonly label: DenseTensor<'int64'> };
+    type Out = Awaited<ReturnType<typeof _step<Batch>>>;
+    expectTypeOf<Out['image']['data']>().toEqualTypeOf<Float32Array>();
+    expectTypeOf<Out['label']['data']>().toEqualTypeOf<BigInt64Array>();
   });
 });

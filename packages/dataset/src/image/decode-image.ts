@@ -47,7 +47,7 @@ const UNIT_FLOATS = Float32Array.from({ length: 256 }, (_, value) => value / 255
 
 /** A `decodeImage` that decodes with `decode` (sharp in Node, the browser's decoder on the web). */
 export function imageDecoder(decode: PixelDecoder): DecodeImage {
-  return (async (input: Uint8Array | readonly Uint8Array[], options?: DecodeImageOptions) => {
+  return async (input: Uint8Array | readonly Uint8Array[], options?: DecodeImageOptions) => {
     const settings = checkImageOptions(options);
     const origin = options?.origin ?? {};
     const positionAt = (index: number): Position => originPosition(origin, index);
@@ -62,7 +62,7 @@ export function imageDecoder(decode: PixelDecoder): DecodeImage {
         fatal: true,
       });
     return decodeBatch(decode, input, settings, positionAt, options?.feature);
-  });
+  };
 }
 
 /**
