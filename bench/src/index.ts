@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { BenchCase, SideResult } from './harness.js';
 import { cliCase } from './cases/cli.js';
 import { csvCase } from './cases/csv.js';
+import { imageBatchesCase } from './cases/image-batches.js';
 import { imagesCase } from './cases/images.js';
 import { largeRecordsCase } from './cases/large-records.js';
 import { parquetCase } from './cases/parquet.js';
@@ -30,6 +31,7 @@ const CASES: readonly BenchCase[] = [
   bigReadCase,
   csvCase,
   imagesCase,
+  imageBatchesCase,
   parquetCase,
   tinyRecordsCase,
   cliCase,

@@ -84,6 +84,25 @@ test('images: three shards of 64×64 JPEGs, labels by sorted class name, a DALI 
   expect(labelsFile.trim().split('\n')).toEqual(['0:circle', '1:square', '2:triangle']);
 });
 
+test('images read back: parsed and decoded into [32, 64, 64, 3] batches, every image once, printed', () => {
+  const { imageBatches } = result;
+  const total = SAMPLE.classes.length * SAMPLE.imagesPerClass;
+  const sizes = [
+    ...Array.from({ length: Math.floor(total / 32) }, () => 32),
+    ...(total % 32 === 0 ? [] : [total % 32]),
+  ];
+  expect(imageBatches.imageShapes).toEqual(sizes.map((size) => [size, 64, 64, 3]));
+  expect(imageBatches.labelShapes).toEqual(sizes.map((size) => [size]));
+  expect(imageBatches.labelCounts).toEqual(
+    Object.fromEntries(SAMPLE.classes.map((_, label) => [String(label), SAMPLE.imagesPerClass])),
+  );
+  // The shapes are drawn on a light background (red and green 230): a decode to zeros would average 0.
+  expect(imageBatches.meanPixel).toBeGreaterThan(100);
+  const text = printed.join('\n');
+  expect(text).toContain('Image shards read back into batches');
+  expect(text).toContain('batch 0: images [32, 64, 64, 3] uint8, labels [32] int64');
+});
+
 test('parquet: values match the generated rows, lists included', async () => {
   const files = result.parquet.outputs[0]!.summary.shards.map((shard) => shard.path);
   expect(files[0]).toMatch(/\.tfrecord\.gz$/);

@@ -2,6 +2,7 @@ import type { RunSummary } from '@tfpipe/core';
 import * as path from 'node:path';
 import { csvPipeline } from './csv-pipeline.js';
 import { formatReport, type DatasetOutput, type DatasetReport } from './format-report.js';
+import { formatImageBatches, readImageBatches, type ImageBatches } from './image-batches.js';
 import { imagesPipeline } from './images-pipeline.js';
 import { parquetPipeline } from './parquet-pipeline.js';
 import { readBack } from './read-back.js';
@@ -20,6 +21,8 @@ export interface DemoResult {
   readonly csv: DatasetReport;
   readonly images: DatasetReport;
   readonly parquet: DatasetReport;
+  /** The image shards read back into decoded batches. */
+  readonly imageBatches: ImageBatches;
   readonly failures: readonly string[];
   readonly elapsedMs: number;
 }
@@ -65,6 +68,18 @@ function check(report: DatasetReport, expectedRecords: number): string[] {
   return failures;
 }
 
+/** Checks the decoded batches: every image once, 64 × 64 RGB, not blank. */
+function checkImageBatches(batches: ImageBatches, expectedImages: number): string[] {
+  const failures: string[] = [];
+  const images = batches.imageShapes.reduce((sum, shape) => sum + shape[0]!, 0);
+  if (images !== expectedImages)
+    failures.push(`image batches: decoded ${images} images, expected ${expectedImages}`);
+  if (batches.imageShapes.some((shape) => shape.slice(1).join() !== '64,64,3'))
+    failures.push('image batches: an image is not 64 × 64 × 3');
+  if (!(batches.meanPixel > 0)) failures.push('image batches: every pixel is 0');
+  return failures;
+}
+
 /**
  * Generates the sample data (first run only), runs the three pipelines, reads every output back
  * with CRCs verified, and prints a report per pipeline.
@@ -96,6 +111,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     readBack: await readBack(imageFiles),
     files: [...imageFiles, path.join(output('shapes'), 'labels.txt')],
   };
+  const imageBatches = await readImageBatches(imageFiles);
 
   const parquetSummary = await parquetPipeline(inputs.parquetFile, output('weather'));
   const parquetFiles = shardPaths(parquetSummary);
@@ -110,6 +126,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     ...check(csv, SAMPLE.csvRows),
     ...check(images, SAMPLE.classes.length * SAMPLE.imagesPerClass),
     ...check(parquet, SAMPLE.parquetRows),
+    ...checkImageBatches(imageBatches, SAMPLE.classes.length * SAMPLE.imagesPerClass),
   ];
   // `pnpm demo` runs this in apps/demo; paths read best relative to where the user typed it.
   const base = process.env.INIT_CWD ?? process.cwd();
@@ -118,6 +135,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     return shorter.startsWith('..') ? file : shorter;
   };
   for (const report of [csv, images, parquet]) log(formatReport(report, relative));
+  log(formatImageBatches(imageBatches));
   const elapsedMs = performance.now() - started;
   log(`Inputs in ${relative(path.dirname(inputs.csvFile))}, outputs in ${relative(output(''))}.`);
   log(
@@ -125,5 +143,5 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
       ? `All three pipelines verified in ${(elapsedMs / 1000).toFixed(1)} s.`
       : `FAILED:\n${failures.map((failure) => `  - ${failure}`).join('\n')}`,
   );
-  return { csv, images, parquet, failures, elapsedMs };
+  return { csv, images, parquet, imageBatches, failures, elapsedMs };
 }

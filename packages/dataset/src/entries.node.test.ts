@@ -3,6 +3,9 @@
 import { fileURLToPath } from 'node:url';
 import * as dataset from '@tfpipe/dataset';
 import * as datasetNode from '@tfpipe/dataset/node';
+import * as datasetOrt from '@tfpipe/dataset/ort';
+import * as datasetTfjs from '@tfpipe/dataset/tfjs';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import { exportSurface } from '../../../test-support/export-surface.js';
 
@@ -15,6 +18,10 @@ describe('the entries of @tfpipe/dataset', () => {
         "BatchOrigin: type",
         "Chunks: type",
         "Dataset: function",
+        "DecodeImage: type",
+        "DecodeImageOptions: type",
+        "DecodeImages: type",
+        "DecodeImagesOptions: type",
         "DefaultJson: type",
         "DefaultScalar: type",
         "DefaultValue: type",
@@ -29,6 +36,12 @@ describe('the entries of @tfpipe/dataset', () => {
         "FixedLenSequenceSpec: type",
         "FixedLenSpec: type",
         "GeneratedSpec: type",
+        "ImageArray: type",
+        "ImageDtype: type",
+        "ImageFit: type",
+        "ImageKernel: type",
+        "ImageResize: type",
+        "ImageTensor: type",
         "IntegerDtype: type",
         "InterleaveOptions: type",
         "MapFunction: type",
@@ -69,6 +82,9 @@ describe('the entries of @tfpipe/dataset', () => {
         "TfrecordFile: type",
         "VarLenSpec: type",
         "WebTfrecordInput: type",
+        "WithImages: type",
+        "decodeImage: function",
+        "decodeImages: function",
         "fixedLen: function",
         "fixedLenSequence: function",
         "fromArray: function",
@@ -99,6 +115,10 @@ describe('the entries of @tfpipe/dataset', () => {
         "BatchOrigin: type",
         "Chunks: type",
         "Dataset: function",
+        "DecodeImage: type",
+        "DecodeImageOptions: type",
+        "DecodeImages: type",
+        "DecodeImagesOptions: type",
         "DefaultJson: type",
         "DefaultScalar: type",
         "DefaultValue: type",
@@ -113,6 +133,12 @@ describe('the entries of @tfpipe/dataset', () => {
         "FixedLenSequenceSpec: type",
         "FixedLenSpec: type",
         "GeneratedSpec: type",
+        "ImageArray: type",
+        "ImageDtype: type",
+        "ImageFit: type",
+        "ImageKernel: type",
+        "ImageResize: type",
+        "ImageTensor: type",
         "IntegerDtype: type",
         "InterleaveOptions: type",
         "MapFunction: type",
@@ -154,6 +180,9 @@ describe('the entries of @tfpipe/dataset', () => {
         "TfrecordInput: type",
         "VarLenSpec: type",
         "WebTfrecordInput: type",
+        "WithImages: type",
+        "decodeImage: function",
+        "decodeImages: function",
         "fixedLen: function",
         "fixedLenSequence: function",
         "fromArray: function",
@@ -177,5 +206,40 @@ describe('the entries of @tfpipe/dataset', () => {
         "varLen: function",
       ]
     `);
+  });
+
+  test('@tfpipe/dataset/ort', async () => {
+    expect(await exportSurface(packageDirectory, './ort', datasetOrt)).toMatchInlineSnapshot(`
+      [
+        "AdapterBatch: type",
+        "ToOrtFeedsOptions: type",
+        "toOrtFeeds: function",
+      ]
+    `);
+  });
+
+  test('@tfpipe/dataset/tfjs', async () => {
+    expect(await exportSurface(packageDirectory, './tfjs', datasetTfjs)).toMatchInlineSnapshot(`
+      [
+        "AdapterBatch: type",
+        "TfjsBatch: type",
+        "ToTfjsOptions: type",
+        "toTfjs: function",
+      ]
+    `);
+  });
+
+  test('the main entry and its chunks import neither sharp, onnxruntime nor TensorFlow.js', async () => {
+    const seen = new Set<string>();
+    const pending = ['index.js'];
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const code = await readFile(new URL(`../dist/${file}`, import.meta.url), 'utf8');
+      expect(code).not.toMatch(/['"](sharp|onnxruntime-[a-z]+|@tensorflow\/[a-z-]+)['"]/);
+      for (const match of code.matchAll(/from\s*['"]\.\/([\w-]+\.js)['"]/g)) pending.push(match[1]!);
+    }
+    expect(seen.size).toBeGreaterThan(1);
   });
 });

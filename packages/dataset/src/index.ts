@@ -79,3 +79,15 @@ export type {
 } from './spec/spec-json.js';
 export { specFromStats, specTypeScript } from './spec/spec-from-stats.js';
 export type { GeneratedSpec, SpecTypeScriptOptions } from './spec/spec-from-stats.js';
+// Images
+export { decodeImage, decodeImages } from './image/decode-image-web.js';
+export type { DecodeImage, ImageTensor } from './image/decode-image.js';
+export type { DecodeImages, DecodeImagesOptions, WithImages } from './image/decode-images.js';
+export type {
+  DecodeImageOptions,
+  ImageArray,
+  ImageDtype,
+  ImageFit,
+  ImageKernel,
+  ImageResize,
+} from './image/image-options.js';

@@ -7,6 +7,7 @@ import type { Column } from './column.js';
 import { compileSpec } from './compile-spec.js';
 import { DenseRecordReader } from './dense-record-reader.js';
 import { locateError, recordPosition } from './record-position.js';
+import { attachPositions, copiedPositions } from '../batch-positions.js';
 import type { BatchOrigin } from './record-position.js';
 
 /** A compiled parse spec: call `parse` with each batch of serialized Examples. */
@@ -64,7 +65,10 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
       }
       this.#general(record, batchIndex, origin);
     }
-    return this.#finish();
+    const batch = this.#finish();
+    const held = records.slice(); // the caller may refill its array for the next batch
+    attachPositions(batch, (batchIndex) => recordPosition(held[batchIndex]!, batchIndex, origin));
+    return batch;
   }
 
   /**
@@ -89,7 +93,9 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
       }
       start = end;
     }
-    return this.#finish();
+    const batch = this.#finish();
+    attachPositions(batch, copiedPositions(places, count));
+    return batch;
   }
 
   #start(batchSize: number): void {
