@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TfpipeError, type Example } from '@tfpipe/core';
-import { readExamples, verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { readAll } from '../__fixtures__/read-all.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalizePlan } from './finalize-plan.js';
 import { planPipeline } from './plan-pipeline.js';
@@ -23,12 +24,6 @@ function trickyCsv(rows: number): string {
 
 const ids = (examples: readonly Example[]): number[] =>
   examples.map((example) => Number((example.features.id?.value as bigint[])[0]));
-
-async function readAll(files: readonly string[]): Promise<Example[]> {
-  const examples: Example[] = [];
-  for await (const example of readExamples([...files])) examples.push(example);
-  return examples;
-}
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-plan-'));
