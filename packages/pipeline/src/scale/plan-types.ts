@@ -31,6 +31,10 @@ export type PlanUnit =
       readonly end: number;
       /** The header record's bytes are `[0, headerEnd)`; 0 without a header. */
       readonly headerEnd: number;
+      /** The 1-based line of `start` in the file (error positions count in the whole file). */
+      readonly line: number;
+      /** The 0-based data row of the first record at `start`. */
+      readonly row: number;
     }
   | { readonly input: number; readonly kind: 'rowGroup'; readonly rowGroup: number }
   | {

@@ -102,6 +102,11 @@ async function planParquet(options: Record<string, unknown>, inputs: PlanInput[]
   return { inputs, units, sourceOptions: {} };
 }
 
+/** The names a CSV without a header gives its columns (`column1`, …). */
+function columnNamesOf(count: number): string[] {
+  return Array.from({ length: count }, (_, index) => `column${index + 1}`);
+}
+
 async function planCsv(
   loaded: LoadedPipeline,
   options: Record<string, unknown>,
@@ -118,6 +123,7 @@ async function planCsv(
   // Comment lines may hold quotes the cut scan would misread: such files are read whole.
   const cuttable = rest.comment === undefined;
   let delimiter = rest.delimiter as string | undefined;
+  let columnNames: string[] | undefined;
   const units: PlanUnit[] = [];
   for (const [input, { path }] of inputs.entries()) {
     if (!cuttable) {
@@ -130,11 +136,16 @@ async function planCsv(
       ...(delimiter === undefined ? {} : { delimiter }),
       ...(rest.quote === undefined ? {} : { quote: rest.quote as string }),
       ...(rest.escape === undefined ? {} : { escape: rest.escape as string }),
+      ...(rest.skipEmptyLines === undefined ? {} : { skipEmptyLines: rest.skipEmptyLines as boolean }),
     });
     delimiter ??= points.delimiter;
+    // Without a header the whole input names its columns from its first record: a range starting
+    // elsewhere (maybe at a ragged row) gets those names instead of counting its own first record.
+    if (rest.header === false) columnNames ??= columnNamesOf(points.firstRecordFields);
     points.starts.forEach((start, index) => {
       const end = points.starts[index + 1] ?? points.size;
-      units.push({ input, kind: 'bytes', start, end, headerEnd: points.headerEnd });
+      const [line, row] = [points.lines[index]!, points.rows[index]!];
+      units.push({ input, kind: 'bytes', start, end, headerEnd: points.headerEnd, line, row });
     });
   }
   // Every shard must convert cells with the same kinds and vocabularies: infer them once, from all files.
@@ -152,7 +163,11 @@ async function planCsv(
   return {
     inputs,
     units,
-    sourceOptions: { ...(delimiter === undefined ? {} : { delimiter }), schema },
+    sourceOptions: {
+      ...(delimiter === undefined ? {} : { delimiter }),
+      ...(columnNames === undefined ? {} : { header: columnNames }),
+      schema,
+    },
   };
 }
 

@@ -67,7 +67,9 @@ function unitOptions(plan: ScalePlan, baseOptions: object, unit: PlanUnit): obje
           [unit.start, unit.end],
         ];
   // The CSV plugin passes keys it does not take from files (stream, fileName) on to its reader.
-  return { ...options, stream: rangeStream(path, pieces), fileName: path };
+  // Line and row positions count in the whole file, from where the range starts.
+  const streamStart = { line: unit.line, row: unit.row };
+  return { ...options, stream: rangeStream(path, pieces), fileName: path, streamStart };
 }
 
 /**
