@@ -19,6 +19,7 @@ import { imagesCase } from './cases/images.js';
 import { largeRecordsCase } from './cases/large-records.js';
 import { parquetCase } from './cases/parquet.js';
 import { readCase, tabularCase } from './cases/tabular.js';
+import { scaleCase } from './cases/scale.js';
 import { tinyRecordsCase } from './cases/tiny-records.js';
 import { viewerCase } from './cases/viewer.js';
 import { formatComparison, formatNotes } from './report.js';
@@ -33,6 +34,7 @@ const CASES: readonly BenchCase[] = [
   tinyRecordsCase,
   cliCase,
   viewerCase,
+  scaleCase,
 ];
 const RESULT_MARK = 'BENCH_RESULT ';
 

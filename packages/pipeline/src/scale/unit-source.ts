@@ -4,7 +4,7 @@ import { readError } from '@tfpipe/node-utils';
 import type { PlanUnit, ScalePlan } from './plan-types.js';
 
 /** Bytes per read of a CSV range. */
-const RANGE_READ_BYTES = 1024 * 1024;
+const RANGE_READ_BYTES = 64 * 1024;
 
 /** The bytes `[0, headerEnd)` then `[start, end)` of a file, as one stream. */
 function rangeStream(
