@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +131,40 @@ describe('plans of image inputs', () => {
     expect(plannedExamples).toEqual(singleExamples);
     expect(plannedExamples.map((example) => text(example, 'image/source_id'))).toEqual(
       Array.from({ length: 9 }, (_, index) => String(100 + index)),
+    );
+  }, 60_000);
+
+  it('cuts Pascal VOC: objects, class ids from 1 and labels.txt as a single run writes them', async () => {
+    const root = join(directory, 'voc');
+    const names = Array.from({ length: 7 }, (_, index) => `img${index}.jpg`);
+    await writeTestImages(join(root, 'JPEGImages'), names);
+    await mkdir(join(root, 'Annotations'));
+    const classes = ['zebra', 'ball', 'cone'];
+    for (const [index, name] of names.entries()) {
+      const object = (label: string, x: number): string =>
+        `<object><name>${label}</name><pose>Unspecified</pose><truncated>0</truncated><difficult>0</difficult><bndbox><xmin>${x}</xmin><ymin>2</ymin><xmax>${x + 8}</xmax><ymax>12</ymax></bndbox></object>`;
+      const objects = [object(classes[index % 3]!, 1 + index), object(classes[(index + 1) % 3]!, 10)];
+      await writeFile(
+        join(root, 'Annotations', `a${index}.xml`),
+        `<annotation><filename>${name}</filename><size><width>24</width><height>16</height><depth>3</depth></size>${objects.join('')}</annotation>`,
+      );
+    }
+    const config = (out: string) => ({
+      source: { plugin: 'images', options: { voc: join(root, 'Annotations') } },
+      sink: { plugin: 'tfrecord', options: { directory: join(directory, out) } },
+    });
+    const planned = await runPlannedPipeline(config('voc-planned'), { shards: 3 });
+    expect(planned.plan.sourceOptions.labelMap).toEqual([
+      { id: 1, name: 'ball' },
+      { id: 2, name: 'cone' },
+      { id: 3, name: 'zebra' },
+    ]);
+    const single = await runPipelineConfig(config('voc-single'));
+    const plannedExamples = await readAll(planned.shards.map((name) => join(directory, 'voc-planned', name)));
+    expect(plannedExamples).toHaveLength(7);
+    expect(plannedExamples).toEqual(await readAll(single.summary.shards.map((shard) => shard.path)));
+    expect(await readFile(join(directory, 'voc-planned', 'labels.txt'), 'utf8')).toBe(
+      await readFile(join(directory, 'voc-single', 'labels.txt'), 'utf8'),
     );
   }, 60_000);
 
