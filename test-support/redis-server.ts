@@ -16,8 +16,8 @@ export function redisMissing(): string | undefined {
 export interface RedisServer {
   readonly url: string;
   readonly port: number;
-  /** Kills it with SIGKILL and starts it again on the same port and data. */
-  restart(): Promise<void>;
+  /** Kills it with SIGKILL and starts it again on the same port and data, with extra `args` (e.g. `--requirepass`). */
+  restart(args?: readonly string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -31,9 +31,9 @@ export async function startRedis(): Promise<RedisServer> {
     return {
       url: `redis://127.0.0.1:${port}`,
       port,
-      async restart() {
+      async restart(args: readonly string[] = []) {
         await kill(child!);
-        child = await launch(directory, port);
+        child = await launch(directory, port, args);
       },
       async stop() {
         if (child !== undefined) await kill(child);
@@ -45,9 +45,9 @@ export async function startRedis(): Promise<RedisServer> {
   throw new Error('no free port for redis-server after 20 tries');
 }
 
-function launch(directory: string, port: number): Promise<ChildProcess> {
+function launch(directory: string, port: number, extra: readonly string[] = []): Promise<ChildProcess> {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', directory, '--save', ''];
-  const child = spawn('redis-server', [...args, '--appendonly', 'yes', '--appendfsync', 'always'], {
+  const child = spawn('redis-server', [...args, '--appendonly', 'yes', '--appendfsync', 'always', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return new Promise((resolve, reject) => {

@@ -20,6 +20,7 @@ import { imagesCase } from './cases/images.js';
 import { largeRecordsCase } from './cases/large-records.js';
 import { parquetCase } from './cases/parquet.js';
 import { bigReadCase, readCase, tabularCase } from './cases/tabular.js';
+import { scaleCase } from './cases/scale.js';
 import { tinyRecordsCase } from './cases/tiny-records.js';
 import { viewerCase } from './cases/viewer.js';
 import { formatComparison, formatNotes } from './report.js';
@@ -36,6 +37,7 @@ const CASES: readonly BenchCase[] = [
   tinyRecordsCase,
   cliCase,
   viewerCase,
+  scaleCase,
 ];
 const RESULT_MARK = 'BENCH_RESULT ';
 

@@ -40,7 +40,7 @@ function fileName(multiple: number): string {
 }
 
 /** Writes `rows` rows of 10 columns, with quoted commas, `""` escapes and the odd quoted newline. */
-async function writeCsv(path: string, rows: number): Promise<number> {
+export async function writeCsv(path: string, rows: number): Promise<number> {
   const next = random(3);
   const handle = await open(path, 'w');
   let bytes = 0;

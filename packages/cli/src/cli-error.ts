@@ -13,6 +13,7 @@ const OPTION_SETTINGS: Readonly<Record<string, { readonly flag?: string; readonl
   delimiter: { flag: 'delimiter', key: 'source.options.delimiter' },
   maxColumnChunkBytes: { key: 'source.options.maxColumnChunkBytes' },
   maxPixels: { key: 'source.options.maxPixels' },
+  unreachableMs: { flag: 'unreachable-ms' },
 };
 
 /**

@@ -55,12 +55,14 @@ export function choiceFlag<T extends string>(
   return text as T;
 }
 
-/** At least one positional argument. */
+/** At least `minimum` positional arguments (default one), and at most `maximum`. */
 export function requirePositionals(
   positionals: readonly string[],
   what: string,
   minimum = 1,
+  maximum = Infinity,
 ): readonly string[] {
   if (positionals.length < minimum) throw invalid(`missing ${what}`);
+  if (positionals.length > maximum) throw invalid(`unexpected argument "${positionals[maximum]}"`);
   return positionals;
 }

@@ -100,6 +100,29 @@ describe.skipIf(missing !== undefined)('tfpipe queue / worker on redis-server', 
     await expectPlannedOutput(join(directory, 'queued'), join(directory, 'single'), SHARDS, ROWS);
   }, 180_000);
 
+  it('tfpipe worker refuses a stray argument, and gives up once Redis has gone for --unreachable-ms', async () => {
+    const stray = await tfpipe(['worker', 'plan.json', '--redis', redis.url]);
+    expect(stray.code).toBe(2);
+    expect(stray.stderr).toContain('unexpected argument "plan.json"');
+    const own = await startRedis();
+    const args = ['worker', '--redis', own.url, '--queue', 'gone', '--unreachable-ms', '1000'];
+    const exit = childExit(spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] }));
+    // Redis goes away once the worker is connected (its clients are listed), not before.
+    const clients = (): Promise<number> =>
+      new Promise((resolve) => {
+        execFile('redis-cli', ['-p', String(own.port), 'client', 'list'], (_error, stdout) =>
+          resolve(stdout.split('\n').filter((line) => line.includes('addr=')).length),
+        );
+      });
+    while ((await clients()) < 3) await new Promise((resolve) => setTimeout(resolve, 100));
+    await own.stop();
+    const ended = await exit;
+    expect(ended.code, ended.stderr).toBe(1);
+    expect(ended.stderr).toContain('has not answered');
+    expect(ended.stderr).toContain('--unreachable-ms');
+    expect(ended.stderr).toContain('QUEUE_UNREACHABLE');
+  }, 60_000);
+
   it('an unreachable Redis and a missing --redis are clear errors', async () => {
     const unreachable = await tfpipe([
       'queue',

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeTestImages } from '../../../test-support/test-images.js';
 import { expectPlannedOutput } from './__fixtures__/planned-output.js';
 import { BIN, type CliResult } from './__fixtures__/run-cli.js';
 
@@ -10,6 +11,9 @@ import { BIN, type CliResult } from './__fixtures__/run-cli.js';
 const SCHEDULER_VARIABLES = ['JOB_COMPLETION_INDEX', 'SLURM_ARRAY_TASK_ID', 'AWS_BATCH_JOB_ARRAY_INDEX'];
 const ROWS = 6000;
 const SHARDS = 8;
+/** Images of the image plan (a list with class names and an `id` column), resized by sharp. */
+const IMAGES = 40;
+const CLASSES = ['cat', 'dog', 'owl'];
 
 let directory: string;
 
@@ -45,14 +49,18 @@ function tfpipe(
 }
 
 /** Works `indexes` three at a time, each with the scheduler variable of its turn and a crash point if given. */
-async function workAll(indexes: readonly number[], crashes: Readonly<Record<number, string>> = {}) {
+async function workAll(
+  indexes: readonly number[],
+  crashes: Readonly<Record<number, string>> = {},
+  planFile = 'plan.json',
+) {
   const results: Record<number, Awaited<ReturnType<typeof tfpipe>>> = {};
   for (let start = 0; start < indexes.length; start += 3) {
     await Promise.all(
       indexes.slice(start, start + 3).map(async (index, turn) => {
         const environment: Record<string, string> = { [SCHEDULER_VARIABLES[turn]!]: String(index) };
         if (crashes[index] !== undefined) environment.TFPIPE_TEST_CRASH = crashes[index];
-        results[index] = await tfpipe(['work', 'plan.json', '--quiet'], environment);
+        results[index] = await tfpipe(['work', planFile, '--quiet'], environment);
       }),
     );
   }
@@ -66,6 +74,17 @@ beforeAll(async () => {
     await writeFile(
       join(directory, `${name}.yaml`),
       `source:\n  plugin: csv\n  options: { path: rows.csv }\nsink:\n  plugin: tfrecord\n  options: { directory: ${name}, shards: ${SHARDS} }\n`,
+    );
+  }
+  // Classes in an order that is not sorted, so that the label map comes from the plan, not from a shard.
+  const names = Array.from({ length: IMAGES }, (_, id) => `${CLASSES[(id * 7) % 3]}/${id}.png`);
+  await writeTestImages(join(directory, 'pics'), names);
+  const list = names.map((name, id) => JSON.stringify({ path: name, label: name.split('/')[0], id }));
+  await writeFile(join(directory, 'pics', 'list.jsonl'), `${list.join('\n')}\n`);
+  for (const name of ['images-scaled', 'images-single', 'images-two']) {
+    await writeFile(
+      join(directory, `${name}.yaml`),
+      `source:\n  plugin: images\n  options: { list: pics/list.jsonl, resize: { width: 12, height: 12 }, format: png }\nsink:\n  plugin: tfrecord\n  options: { directory: ${name}, shards: ${SHARDS} }\n`,
     );
   }
 });
@@ -109,6 +128,33 @@ describe('tfpipe plan / work / finalize with workers killed', () => {
     const manifest = JSON.parse(await readFile(join(directory, 'scaled', 'data.manifest.json'), 'utf8'));
     expect(manifest.records).toBe(ROWS);
     expect(manifest.shards.map((shard: { name: string }) => shard.name)).toEqual(shardNames);
+  }, 240_000);
+
+  it('does the same for an image list resized by sharp: label map from the plan, one labels.txt', async () => {
+    expect((await tfpipe(['plan', 'images-scaled.yaml', '--out', 'images.json'])).code).toBe(0);
+    const plan = JSON.parse(await readFile(join(directory, 'images.json'), 'utf8'));
+    expect(plan.units.length).toBeGreaterThanOrEqual(SHARDS);
+    const crashes = { 1: 'mid-write', 4: 'before-rename', 6: 'before-marker' };
+    const first = await workAll([0, 1, 2, 3, 4, 5, 6, 7], crashes, 'images.json');
+    for (const index of [1, 4, 6]) expect(first[index]!.signal).toBe('SIGKILL');
+    const refused = await tfpipe(['finalize', 'images.json']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('indexes 1, 4, 6');
+    const again = await workAll([1, 4, 6, 0], {}, 'images.json');
+    for (const index of [1, 4, 6, 0]) expect(again[index]!.code, again[index]!.stderr).toBe(0);
+    const finalized = await tfpipe(['finalize', 'images.json']);
+    expect(finalized.code, finalized.stderr).toBe(0);
+
+    const single = await tfpipe(['run', 'images-single.yaml', '--workers', '1', '--quiet']);
+    expect(single.code, single.stderr).toBe(0);
+    const two = await tfpipe(['run', 'images-two.yaml', '--workers', '2', '--quiet']);
+    expect(two.code, two.stderr).toBe(0);
+    const [scaled, reference, twoOut] = ['images-scaled', 'images-single', 'images-two'].map((name) =>
+      join(directory, name),
+    ) as [string, string, string];
+    await expectPlannedOutput(scaled, reference, SHARDS, IMAGES, ['labels.txt']);
+    await expectPlannedOutput(scaled, twoOut, SHARDS, IMAGES, ['labels.txt']);
+    expect(await readFile(join(scaled, 'labels.txt'), 'utf8')).toBe('0:cat\n1:dog\n2:owl\n');
   }, 240_000);
 
   it('refuses planning over output, a missing scheduler variable, an index out of range and a plan of another version', async () => {

@@ -55,6 +55,13 @@ function codeShape() {
       { error: 'expected a ReadableStream of bytes' },
     ),
     fileName: z.string({ error: 'expected a string' }),
+    streamStart: z.strictObject(
+      {
+        line: positiveInteger(),
+        row: z.int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' }),
+      },
+      { error: 'expected { line, row }' },
+    ),
     encoding: z.custom<'utf-8'>((value) => typeof value === 'string' && value.toLowerCase() === 'utf-8', {
       error: "expected 'utf-8'",
     }),

@@ -93,6 +93,14 @@ export class CsvParser {
   }
 
   /**
+   * Counts lines from `line` on: the records after the one being handled lie there (a range of a
+   * file read after its header). Called from the record handler.
+   */
+  moveToLine(line: number): void {
+    this.#line = line;
+  }
+
+  /**
    * Newlines in all the text pushed so far, parsed or not: where the input stands in lines, for an
    * error outside any record (an encoding error in the next chunk).
    */

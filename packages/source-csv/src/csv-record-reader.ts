@@ -304,6 +304,14 @@ export class CsvRecordReader {
     this.#fileRecords = 0;
     this.#fileRow = 0;
     this.#fileBytes = 0;
+    // A range of a file without a header: its first record is at the planned line and row.
+    const start = this.#streamStart();
+    if (start !== undefined && this.#headerDone) this.#fileRow = start.row;
+  }
+
+  /** `streamStart`, for stream input (the only input then). */
+  #streamStart(): { readonly line: number; readonly row: number } | undefined {
+    return this.#options.stream === undefined ? undefined : this.#options.streamStart;
   }
 
   #decode(chunk: Uint8Array | undefined): string {
@@ -341,7 +349,11 @@ export class CsvRecordReader {
         if (!final && this.#sniffed.length < SNIFF_CHARS) return;
         this.#delimiter = detectDelimiter(this.#sniffed, this.#options.quote, this.#options.comment);
       }
-      this.#parser = this.#createParser(this.#delimiter);
+      const start = this.#streamStart();
+      this.#parser = this.#createParser(
+        this.#delimiter,
+        start !== undefined && this.#options.header !== true ? start.line : 1,
+      );
       text = this.#sniffed;
       this.#sniffed = '';
     }
@@ -399,6 +411,12 @@ export class CsvRecordReader {
     if (!this.#headerDone) {
       this.#headerDone = true;
       this.#header(fields, line);
+      // A range of a file read after its header: the next records stand at the planned line and row.
+      const start = this.#streamStart();
+      if (start !== undefined) {
+        this.#parser?.moveToLine(start.line);
+        this.#fileRow = start.row;
+      }
       return;
     }
     if (this.#plan === undefined) {

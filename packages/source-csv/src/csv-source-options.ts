@@ -20,6 +20,13 @@ export interface CsvSourceOptions extends RecordErrorOptions {
   readonly stream?: ReadableStream<Uint8Array>;
   /** The name used for `stream` input in positions and messages. @default '<stream>' */
   readonly fileName?: string;
+  /**
+   * Where the first data record of `stream` lies in `fileName`, when the stream is a byte range of
+   * that file (read after its header bytes, if it has a header): its 1-based `line` and 0-based data
+   * `row`. Line and row positions then count in the whole file.
+   * @default the stream's own: line 1 (or the line after its header), row 0
+   */
+  readonly streamStart?: { readonly line: number; readonly row: number };
   /** One character between fields. @default auto-detected among `,` `;` tab `|` from the first 10 lines */
   readonly delimiter?: string;
   /** One character around fields that contain delimiters, quotes or newlines. @default '"' */
@@ -70,6 +77,7 @@ export interface ResolvedCsvSourceOptions {
   readonly paths: readonly string[] | undefined;
   readonly stream: ReadableStream<Uint8Array> | undefined;
   readonly fileName: string;
+  readonly streamStart: { readonly line: number; readonly row: number } | undefined;
   readonly delimiter: string | undefined;
   readonly quote: string;
   readonly escape: string;
@@ -92,6 +100,7 @@ export function resolveCsvSourceOptions(options: CsvSourceOptions): ResolvedCsvS
     paths: options.path !== undefined ? [options.path] : options.paths,
     stream: options.stream,
     fileName: options.fileName ?? '<stream>',
+    streamStart: options.streamStart,
     delimiter: options.delimiter,
     quote,
     escape: options.escape ?? quote,

@@ -14,6 +14,8 @@ export interface CsvSplitPointsOptions {
   readonly escape?: string;
   /** Whether the first record is a header (then the first range starts after it). @default true */
   readonly header?: boolean;
+  /** Whether empty lines are skipped (not counted as rows), as `csvSource` does. @default true */
+  readonly skipEmptyLines?: boolean;
 }
 
 /** Where a CSV file may be cut: every offset is the first byte of a record. */
@@ -24,6 +26,15 @@ export interface CsvSplitPoints {
   readonly headerEnd: number;
   /** Starts of the ranges in order, the first `headerEnd`; each range runs to the next start or the end. */
   readonly starts: readonly number[];
+  /** The 1-based line of each start in the file (pass it as `csvSource`'s `streamStart.line`). */
+  readonly lines: readonly number[];
+  /** The 0-based data row of each start, as `csvSource` counts rows (pass it as `streamStart.row`). */
+  readonly rows: readonly number[];
+  /**
+   * Fields of the file's first record (the header, or the first data record without one): a range
+   * read without a header must be given the column names the whole file gets from it.
+   */
+  readonly firstRecordFields: number;
   /** The file's size when it was read. */
   readonly size: number;
 }
@@ -59,9 +70,24 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
   const escapeCode = asciiCode('escape', options.escape ?? quote);
   const reader = await ChunkedFileReader.open(file, STAGE);
   let delimiter = options.delimiter;
+  const skipEmptyLines = options.skipEmptyLines ?? true;
   const starts: number[] = [];
+  const lines: number[] = [];
+  const rows: number[] = [];
   let headerEnd = options.header === false ? 0 : -1;
-  if (headerEnd === 0) starts.push(0);
+  if (headerEnd === 0) {
+    starts.push(0);
+    lines.push(1);
+    rows.push(0);
+  }
+  // Line feeds before the byte being read, and data rows ended so far.
+  let lineFeeds = 0;
+  let rowCount = 0;
+  // Bytes of the record being read but a leading CR: an empty line (LF or CRLF alone) has none.
+  let recordBytes = 0;
+  let leadingReturn = false;
+  let recordFields = 1;
+  let firstRecordFields = 0;
   let position = 0;
   let inQuotes = false;
   let fieldStart = true;
@@ -69,15 +95,24 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
   let previous = 0;
   let sniffed: Uint8Array[] = [];
   let nextCut = options.targetBytes;
+  const cut = (end: number): void => {
+    starts.push(end);
+    lines.push(lineFeeds + 1);
+    rows.push(rowCount);
+    nextCut = end + options.targetBytes;
+  };
+  // Called after the line feed ending a record is counted.
   const recordEnds = (end: number): void => {
+    if (firstRecordFields === 0 && !(skipEmptyLines && recordBytes === 0)) firstRecordFields = recordFields;
+    recordFields = 1;
     if (headerEnd < 0) {
       headerEnd = end;
-      starts.push(end);
-      nextCut = end + options.targetBytes;
-    } else if (end >= nextCut && end < reader.size) {
-      starts.push(end);
-      nextCut = end + options.targetBytes;
+      cut(end);
+      return;
     }
+    // The reader skips an empty line (LF or CRLF alone) without counting a row.
+    if (!(skipEmptyLines && recordBytes === 0)) rowCount++;
+    if (end >= nextCut && end < reader.size) cut(end);
   };
   try {
     for (let chunk = await reader.read(); chunk !== undefined; chunk = await reader.read()) {
@@ -92,6 +127,7 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
       const delimiterCode = delimiter === undefined ? -1 : delimiter.charCodeAt(0);
       for (let index = 0; index < chunk.length; index++) {
         const byte = chunk[index]!;
+        if (byte === NEWLINE) lineFeeds++;
         if (inQuotes) {
           if (afterEscape) afterEscape = false;
           else if (byte === escapeCode && escapeCode !== quoteCode) afterEscape = true;
@@ -106,22 +142,38 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
         } else if (byte === NEWLINE || byte === RETURN) {
           // Cuts only after a line feed: a lone CR ends a record too, but may be half of a CRLF
           // split across chunks, and fewer cuts are still correct ones.
-          if (byte === NEWLINE) recordEnds(position + index + 1);
+          if (byte === NEWLINE) {
+            recordEnds(position + index + 1);
+            recordBytes = 0;
+            leadingReturn = false;
+          } else if (recordBytes === 0 && !leadingReturn) leadingReturn = true;
+          else recordBytes++;
           fieldStart = true;
           previous = byte;
           continue;
         }
         fieldStart = byte === delimiterCode;
+        if (fieldStart && !inQuotes) recordFields++;
         previous = byte;
+        recordBytes++;
       }
       position += chunk.length;
     }
   } finally {
     await reader.close();
   }
+  if (firstRecordFields === 0 && recordBytes > 0) firstRecordFields = recordFields;
   if (headerEnd < 0) {
     headerEnd = position;
-    starts.push(position);
+    cut(position);
   }
-  return { delimiter: delimiter ?? ',', headerEnd, starts, size: reader.size };
+  return {
+    delimiter: delimiter ?? ',',
+    headerEnd,
+    starts,
+    lines,
+    rows,
+    firstRecordFields,
+    size: reader.size,
+  };
 }

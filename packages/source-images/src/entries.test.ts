@@ -31,6 +31,7 @@ describe('the entries of @tfpipe/source-images', () => {
         "formatLabelMap: function",
         "imageExampleSpec: function",
         "imageExamples: function",
+        "imageListing: function",
         "imageSource: function",
         "imageSourceOptionsSchema: object",
         "plugin: object",

@@ -109,6 +109,21 @@ export interface ImageSourceOptions extends RecordErrorOptions {
   readonly concurrency?: number;
   /** Feature names by role (see DEFAULT_IMAGE_KEYS); `false` leaves a feature out. */
   readonly keys?: Partial<Record<ImageKeyRole, string | false>>;
+  /**
+   * Read only the images at these positions of the input's order, each `[start, end)` (0-based,
+   * end excluded), ranges in the order given: what one shard of a plan reads. Error positions keep
+   * the whole input's `recordIndex`; the label map is still the whole input's. A range beyond the
+   * input is `INPUT_CHANGED`.
+   * @default the whole input
+   */
+  readonly ranges?: readonly (readonly [number, number])[];
+  /**
+   * The SHA-256 (hex) the input's listing must have, as {@link imageListing} gives it: a listing
+   * that differs (an image, class, label or annotation added, removed or changed since) is a fatal
+   * `INPUT_CHANGED` naming the input, before any image is read.
+   * @default not checked
+   */
+  readonly listingSha256?: string;
 }
 
 /** The input kind. */
@@ -138,6 +153,8 @@ export interface ResolvedImageOptions {
   readonly ignoreDifficult: boolean;
   readonly concurrency: number;
   readonly keys: ImageKeys;
+  readonly ranges: readonly (readonly [number, number])[] | undefined;
+  readonly listingSha256: string | undefined;
 }
 
 const FITS: readonly ResizeFit[] = ['cover', 'contain', 'fill', 'inside'];
@@ -214,6 +231,23 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
   const extensions = (options.extensions ?? ['.jpg', '.jpeg', '.png', '.webp', '.gif', '.bmp']).map(
     (extension) => extension.toLowerCase(),
   );
+  const ranges = options.ranges;
+  if (
+    ranges !== undefined &&
+    (!Array.isArray(ranges) ||
+      ranges.some(
+        (range) =>
+          !Array.isArray(range) ||
+          range.length !== 2 ||
+          !Number.isSafeInteger(range[0]) ||
+          !Number.isSafeInteger(range[1]) ||
+          range[0] < 0 ||
+          range[1] < range[0],
+      ))
+  )
+    fail('ranges must be a list of [start, end] pairs of whole numbers, 0 ≤ start ≤ end');
+  if (options.listingSha256 !== undefined && !/^[0-9a-f]{64}$/.test(options.listingSha256))
+    fail('listingSha256 must be 64 lowercase hex digits');
   const decode =
     options.resize !== undefined ||
     options.channels !== undefined ||
@@ -247,6 +281,8 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
     ignoreDifficult: options.ignoreDifficult === true,
     concurrency,
     keys: resolveImageKeys(options.keys),
+    ranges,
+    listingSha256: options.listingSha256,
   };
 }
 

@@ -7,6 +7,7 @@ import { readClassFolders } from './inputs/class-folder.js';
 import { readCoco } from './inputs/coco.js';
 import { emptyInputError } from './inputs/empty-input.js';
 import { readImageList } from './inputs/image-list.js';
+import { listingDigest, selectRanges } from './inputs/image-listing.js';
 import type { ImageInput, ImageTask, LabelMap } from './inputs/image-task.js';
 import { readPascalVoc } from './inputs/pascal-voc.js';
 import { buildImageRecord, type ImageRecord } from './image-record.js';
@@ -62,7 +63,7 @@ export interface ImageSourceDetails {
 export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRecord> & Reporter {
   const resolved = resolveImageOptions(options);
   const policy = new RecordErrorPolicy(options);
-  let input: ImageInput | undefined;
+  let input: (ImageInput & { readonly recordIndexes?: readonly number[] }) | undefined;
   // Started and not yet handed out, in input order: at most `concurrency` being processed, and at
   // most twice that started, so that one slow image holds up neither the others nor the next ones.
   const inFlight: Promise<ProcessedImage>[] = [];
@@ -78,9 +79,10 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   /** Set by a run whose stages and sink release records (core's `lendIfSafe`): kept bytes are lent. */
   let lending = false;
 
-  const positionOf = (task: ImageTask, recordIndex: number): Position => ({
+  // Under `ranges`, a task's place in the whole input's order.
+  const positionOf = (task: ImageTask, index: number): Position => ({
     file: task.path,
-    recordIndex,
+    recordIndex: input?.recordIndexes?.[index] ?? index,
     ...(task.annotation === undefined ? {} : { annotation: task.annotation }),
     ...(task.line === undefined ? {} : { line: task.line }),
   });
@@ -204,12 +206,47 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   });
 }
 
-async function readInput(options: ResolvedImageOptions): Promise<ImageInput> {
+/** The input's tasks, refused when empty (unless `allowEmpty`). */
+async function readListing(options: ResolvedImageOptions): Promise<ImageInput> {
   const input = await readTasks(options);
   // An empty output with exit code 0 would look like success (class folders say what they found).
   if (input.tasks.length === 0 && !options.allowEmpty)
     throw emptyInputError(`the ${options.input} input`, options.inputPath);
   return input;
+}
+
+async function readInput(
+  options: ResolvedImageOptions,
+): Promise<ImageInput & { readonly recordIndexes?: readonly number[] }> {
+  const input = await readListing(options);
+  if (options.listingSha256 !== undefined && listingDigest(input) !== options.listingSha256) {
+    throw new TfpipeError('INPUT_CHANGED', `the ${options.input} input lists other images than planned`, {
+      stage: 'imageSource',
+      fatal: true,
+      position: { file: options.inputPath },
+      reason: 'an image, class, label or annotation was added, removed or changed: plan again',
+    });
+  }
+  return options.ranges === undefined ? input : selectRanges(input, options.ranges, options.inputPath);
+}
+
+/**
+ * What an image input lists, without reading an image: the number of images, the label map and the
+ * listing's SHA-256 (pass it as `listingSha256` to refuse a changed input later). Plans cut image
+ * inputs with it; `ranges` and `listingSha256` are ignored here.
+ *
+ * @throws TfpipeError `INVALID_OPTION`, and the input's fatal errors (`INPUT_NOT_FOUND`, …)
+ */
+export async function imageListing(
+  options: ImageSourceOptions,
+): Promise<{ readonly images: number; readonly labelMap?: LabelMap; readonly sha256: string }> {
+  const { ranges: _ranges, listingSha256: _listingSha256, ...whole } = options;
+  const input = await readListing(resolveImageOptions(whole));
+  return {
+    images: input.tasks.length,
+    ...(input.labelMap === undefined ? {} : { labelMap: input.labelMap }),
+    sha256: listingDigest(input),
+  };
 }
 
 function readTasks(options: ResolvedImageOptions): Promise<ImageInput> {

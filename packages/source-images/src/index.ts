@@ -5,7 +5,7 @@
  * byte-for-byte or decoded, oriented, resized and re-encoded with sharp (loaded on first use), with
  * a bounded number in flight and the input order kept.
  */
-export { imageSource } from './image-source.js';
+export { imageListing, imageSource } from './image-source.js';
 export type { ImageSourceDetails } from './image-source.js';
 export type { ImageSourceOptions, OutputFormat } from './image-source-options.js';
 export type { ImageRecord } from './image-record.js';

@@ -110,7 +110,8 @@ export async function runWorker(
   positionals: readonly string[],
   io: CliIo,
 ): Promise<number> {
-  requirePositionals(positionals, '', 0);
+  // A plan named without --until-done would otherwise be ignored without a word.
+  requirePositionals(positionals, '', 0, 0);
   const stop = new AbortController();
   const onSignal = (): void => stop.abort();
   for (const name of SIGNALS) process.once(name, onSignal);
@@ -119,6 +120,7 @@ export async function runWorker(
   const concurrency = integerFlag(values, 'concurrency', 1);
   const lockDuration = integerFlag(values, 'lock-ms', 1);
   const maxStalledCount = integerFlag(values, 'max-stalled', 0);
+  const unreachableMs = integerFlag(values, 'unreachable-ms', 1);
   try {
     await runQueueWorker({
       redis: redisOf(values),
@@ -126,6 +128,7 @@ export async function runWorker(
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(lockDuration === undefined ? {} : { lockDuration }),
       ...(maxStalledCount === undefined ? {} : { maxStalledCount }),
+      ...(unreachableMs === undefined ? {} : { unreachableMs }),
       ...(untilDone === undefined ? {} : { untilPlanDone: (await queuedPlan(untilDone, io)).id }),
       signal: stop.signal,
       work: (plan, index, signal) =>

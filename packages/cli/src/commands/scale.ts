@@ -29,10 +29,12 @@ export async function planFile(
   if (out === undefined) throw missingFlag('out');
   const shards = integerFlag(values, 'shards');
   const unitBytes = byteSizeFlag(values, 'unit-bytes');
+  const unitImages = integerFlag(values, 'unit-images', 1);
   const plan = await planPipeline(file, {
     cwd: io.cwd,
     ...(shards === undefined ? {} : { shards }),
     ...(unitBytes === undefined ? {} : { unitBytes }),
+    ...(unitImages === undefined ? {} : { unitImages }),
   });
   await writePlanFile(plan, resolve(io.cwd, out));
   await writeLine(

@@ -5,7 +5,7 @@ export const workerCommand: Command = {
   name: 'worker',
   summary: 'run the shard jobs of queued plans (BullMQ on Redis) until stopped',
   usage: `Usage: tfpipe worker --redis URL [--queue NAME] [--concurrency N] [--lock-ms MS]
-                     [--max-stalled N] [--until-done PLAN]
+                     [--max-stalled N] [--unreachable-ms MS] [--until-done PLAN]
 
 Takes jobs from the queue and runs each in a child process (\`tfpipe work PLAN --index I\`, or
 \`tfpipe finalize PLAN\` for a plan's parent job), so that this process keeps renewing the job's lock.
@@ -18,6 +18,8 @@ Options:
   --concurrency N       jobs at once (default 1)
   --lock-ms MS          how long a job's lock lasts unless renewed (default 30000)
   --max-stalled N       stalls (lost locks) before a job fails for good (default 3)
+  --unreachable-ms MS   give up (exit 1, QUEUE_UNREACHABLE) once Redis has not answered, or refused
+                        the credentials, for this long (default 60000)
   --until-done PLAN     exit 0 once PLAN has been finalized`,
   options: {
     redis: { type: 'string' },
@@ -25,6 +27,7 @@ Options:
     concurrency: { type: 'string' },
     'lock-ms': { type: 'string' },
     'max-stalled': { type: 'string' },
+    'unreachable-ms': { type: 'string' },
     'until-done': { type: 'string' },
   },
   load: async () => (await import('./queue.js')).runWorker,

@@ -5,11 +5,13 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childExit } from '../../../../test-support/child-exit.js';
 import { redisMissing, startRedis, type RedisServer } from '../../../../test-support/redis-server.js';
 import { enqueuePlan, queueStatus, resumePlan } from './plan-queue.js';
 import { checkRedis } from './redis-connection.js';
+import { runQueueWorker } from './queue-worker.js';
 import type { QueuedPlan } from './plan-jobs.js';
 
 const missing = redisMissing();
@@ -121,6 +123,56 @@ describe.skipIf(missing !== undefined)('the plan queue on redis-server', () => {
     expect(await finishing).toMatchObject({ code: 0 });
     expect(await readFile(join(out, 'manifest'), 'utf8')).toBe(`${plan.file}\nshard-0\nshard-1\n`);
   }, 90_000);
+
+  it('enqueues a plan of more shards than one lookup batch once (its jobs looked up in pipelined batches)', async () => {
+    const plan: QueuedPlan = { file: join(directory, 'wide.json'), id: 'c'.repeat(64), shardCount: 2500 };
+    const first = await enqueuePlan(plan, { redis: redis.url, queue: 'q3' });
+    const second = await enqueuePlan(plan, { redis: redis.url, queue: 'q3' });
+    expect([first.added, second.added]).toEqual([2500, 0]);
+    const status = await queueStatus(plan, { redis: redis.url, queue: 'q3' });
+    expect(status.shards.filter((state) => state === 'waiting')).toHaveLength(2500);
+  }, 120_000);
+
+  it('a worker gives up with QUEUE_UNREACHABLE when Redis stays away or refuses its credentials', async () => {
+    for (const loss of ['killed', 'password'] as const) {
+      const own = await startRedis();
+      const plan: QueuedPlan = { file: join(directory, `${loss}.json`), id: 'd'.repeat(64), shardCount: 1 };
+      await enqueuePlan(plan, { redis: own.url, queue: 'q4' });
+      // The shard job runs until the worker stops it: Redis goes away while it runs.
+      const events: string[] = [];
+      const running = runQueueWorker({
+        redis: own.url,
+        queue: 'q4',
+        unreachableMs: 1500,
+        work: (_plan, _index, signal) =>
+          new Promise<void>((resolve) => {
+            events.push('work started');
+            signal.addEventListener('abort', () => {
+              events.push('work stopped');
+              resolve();
+            });
+          }),
+        finalize: () => {
+          events.push('finalize');
+          return Promise.resolve();
+        },
+      }).catch((error: unknown) => error);
+      await until(() => Promise.resolve(events.length > 0), 'the shard job to start');
+      if (loss === 'killed') await own.stop();
+      else {
+        // New connections must now give a password; the worker's open ones stay authenticated.
+        const admin = new Redis(own.url);
+        await admin.config('SET', 'requirepass', 'another-secret');
+        admin.disconnect();
+      }
+      const error = await running;
+      expect(error, loss).toMatchObject({ code: 'QUEUE_UNREACHABLE', fatal: true });
+      expect(String((error as Error).message)).toContain('has not answered');
+      if (loss === 'password') expect(String((error as Error).message)).toContain('NOAUTH');
+      expect(events).toEqual(['work started', 'work stopped']);
+      await own.stop();
+    }
+  }, 60_000);
 
   it('an unreachable Redis is QUEUE_UNREACHABLE at once, naming the URL without its password', async () => {
     const error = await checkRedis(`redis://user:secret@127.0.0.1:${redis.port + 1}`, 2000).catch(

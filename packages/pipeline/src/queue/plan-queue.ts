@@ -2,6 +2,10 @@ import type { FlowProducer, Queue } from 'bullmq';
 import { checkRedis, DEFAULT_QUEUE, redisOptions, type QueueConnectionOptions } from './redis-connection.js';
 import { finalizeJobId, shardJobId, type PlanJobData, type QueuedPlan } from './plan-jobs.js';
 import { importBullmq } from './import-bullmq.js';
+import { importPeer } from '../plugins/import-peer.js';
+
+/** Job keys looked up per pipelined round trip when enqueuing. */
+const LOOKUP_BATCH = 1000;
 
 /** How shard jobs are retried. */
 export interface EnqueuePlanOptions extends QueueConnectionOptions {
@@ -32,7 +36,7 @@ export async function enqueuePlan(plan: QueuedPlan, options: EnqueuePlanOptions)
   const queue: Queue = new Queue(queueName, { connection });
   const flow: FlowProducer = new FlowProducer({ connection });
   try {
-    const before = await existingShardJobs(queue, plan);
+    const before = await existingShardJobs(queue, plan, options.redis);
     const finalize: PlanJobData = { kind: 'finalize', plan: plan.file, planId: plan.id };
     await flow.add({
       name: 'finalize',
@@ -121,9 +125,28 @@ async function stateOf(queue: Queue, id: string): Promise<string> {
   return job === undefined ? 'missing' : await job.getState();
 }
 
-async function existingShardJobs(queue: Queue, plan: QueuedPlan): Promise<number> {
-  let count = 0;
-  for (let index = 0; index < plan.shardCount; index++)
-    if ((await queue.getJob(shardJobId(plan.id, index))) !== undefined) count++;
-  return count;
+/**
+ * How many of the plan's shard jobs the queue holds: their keys looked up with EXISTS, pipelined in
+ * batches of {@link LOOKUP_BATCH} (one round trip each), not one request per job.
+ */
+async function existingShardJobs(queue: Queue, plan: QueuedPlan, url: string): Promise<number> {
+  const { Redis } = await importPeer('ioredis', () => import('ioredis'), 'the tfpipe queue');
+  const client = new Redis({ ...redisOptions(url), lazyConnect: true });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    let count = 0;
+    for (let first = 0; first < plan.shardCount; first += LOOKUP_BATCH) {
+      const pipeline = client.pipeline();
+      const last = Math.min(plan.shardCount, first + LOOKUP_BATCH);
+      for (let index = first; index < last; index++) pipeline.exists(queue.toKey(shardJobId(plan.id, index)));
+      for (const [error, exists] of (await pipeline.exec()) ?? []) {
+        if (error !== null) throw error;
+        count += Number(exists);
+      }
+    }
+    return count;
+  } finally {
+    client.disconnect();
+  }
 }

@@ -1,5 +1,12 @@
 import type { Job, Queue, Worker } from 'bullmq';
-import { DEFAULT_QUEUE, checkRedis, redisOptions, type QueueConnectionOptions } from './redis-connection.js';
+import { TfpipeError } from '@tfpipe/core';
+import {
+  DEFAULT_QUEUE,
+  checkRedis,
+  redisOptions,
+  shownRedis,
+  type QueueConnectionOptions,
+} from './redis-connection.js';
 import { finalizeJobId, type PlanJobData } from './plan-jobs.js';
 import { importBullmq } from './import-bullmq.js';
 
@@ -28,6 +35,13 @@ export interface QueueWorkerOptions extends QueueConnectionOptions {
   readonly maxStalledCount?: number;
   /** Stops the worker: running jobs finish first. */
   readonly signal?: AbortSignal;
+  /**
+   * Milliseconds Redis may stay unreachable (or refuse the connection's credentials) while the worker
+   * runs before it gives up: it stops its running jobs and fails with `QUEUE_UNREACHABLE`. A fresh
+   * connection is tried about every fifth of this (at most every 5 s).
+   * @default 60000
+   */
+  readonly unreachableMs?: number;
   /** Stop once this plan's finalize job has completed (the plan's checksum). */
   readonly untilPlanDone?: string;
   /** Each job started, completed or failed. */
@@ -40,6 +54,18 @@ export interface QueueWorkerOptions extends QueueConnectionOptions {
  * same bytes, and finalize checks every shard's commit marker.
  */
 export async function runQueueWorker(options: QueueWorkerOptions): Promise<void> {
+  const unreachableMs = options.unreachableMs ?? 60_000;
+  if (!Number.isSafeInteger(unreachableMs) || unreachableMs < 1) {
+    throw new TfpipeError(
+      'INVALID_OPTION',
+      `unreachableMs must be a whole number ≥ 1, got ${unreachableMs}`,
+      {
+        stage: 'queue',
+        fatal: true,
+        position: { field: 'unreachableMs' },
+      },
+    );
+  }
   await checkRedis(options.redis);
   const { Queue, Worker } = await importBullmq('tfpipe worker');
   const connection = redisOptions(options.redis);
@@ -84,17 +110,101 @@ export async function runQueueWorker(options: QueueWorkerOptions): Promise<void>
       message: error.message,
     });
   });
-  // A Redis that restarts is reconnected to by the client; its errors are not the job's.
+  // A Redis that restarts is reconnected to by the client; its errors are not the job's. One that
+  // stays away past `unreachableMs` ends the worker (watchRedis).
   worker.on('error', () => undefined);
+  let unreachable: TfpipeError | undefined;
+  const health = watchRedis(options.redis, unreachableMs, (error) => {
+    unreachable = error;
+    stop();
+  });
   const watcher = options.untilPlanDone === undefined ? undefined : watchPlan(Queue, options, stop);
   try {
     if (!stopping.signal.aborted)
       await new Promise((resolve) => stopping.signal.addEventListener('abort', resolve));
   } finally {
     options.signal?.removeEventListener('abort', stop);
-    await watcher?.close();
-    await worker.close();
+    await health.close();
+    if (unreachable === undefined) {
+      await watcher?.close();
+      await worker.close();
+    } else {
+      // Closing waits for Redis: without it, the connections are dropped (the jobs' locks then
+      // expire and other workers run them again, which the commit protocol makes safe).
+      // Each step waits at most a few seconds: a client may wait for a Redis that never answers.
+      await bounded(worker.disconnect());
+      await bounded(worker.close(true));
+      await bounded(watcher?.close());
+    }
   }
+  if (unreachable !== undefined) throw unreachable;
+}
+
+/** Waits for `promise` (its failure ignored), at most `ms`. */
+async function bounded(promise: Promise<unknown> | undefined, ms = 3000): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    promise?.catch(() => undefined),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, ms);
+      timer.unref();
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/**
+ * Tries a fresh connection to Redis about every fifth of `unreachableMs` (so that refused
+ * credentials show too, not only a dropped connection); calls `giveUp` once none has succeeded for
+ * `unreachableMs`.
+ */
+function watchRedis(
+  url: string,
+  unreachableMs: number,
+  giveUp: (error: TfpipeError) => void,
+): { close(): Promise<void> } {
+  const every = Math.max(50, Math.min(5000, Math.floor(unreachableMs / 5)));
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const watching = (async () => {
+    let answered = performance.now();
+    while (!closed) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, every).unref();
+      });
+      if (closed) return;
+      try {
+        await checkRedis(url, every);
+        answered = performance.now();
+      } catch (error) {
+        const waited = performance.now() - answered;
+        if (waited < unreachableMs || closed) continue;
+        const detail = TfpipeError.is(error) ? error.message : String(error);
+        giveUp(
+          new TfpipeError(
+            'QUEUE_UNREACHABLE',
+            `Redis at ${shownRedis(url)} has not answered for ${Math.round(waited / 1000)} s, the worker gave up (${detail})`,
+            {
+              stage: 'queue',
+              fatal: true,
+              cause: error,
+              reason:
+                'its running shards were stopped and will run again elsewhere; start workers again once Redis answers (the limit is unreachableMs)',
+            },
+          ),
+        );
+        return;
+      }
+    }
+  })();
+  return {
+    async close() {
+      closed = true;
+      wake?.();
+      await watching;
+    },
+  };
 }
 
 /** Polls the finalize job's state, so that a worker that did not run it also stops when it is done. */

@@ -72,20 +72,25 @@ export async function checkRedis(url: string, timeoutMs = 5000): Promise<void> {
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
   });
-  client.on('error', () => undefined);
+  // The client's own error says why it closed (refused credentials: NOAUTH, WRONGPASS), where the
+  // failed call only says that it did.
+  let cause: unknown;
+  client.on('error', (error: unknown) => {
+    cause ??= error;
+  });
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
-    throw new TfpipeError(
-      'QUEUE_UNREACHABLE',
-      `cannot reach Redis at ${shownRedis(url)}: ${messageOf(error)}`,
-      {
-        stage: 'queue',
-        fatal: true,
-        cause: error,
-      },
-    );
+    const why =
+      cause === undefined || messageOf(cause) === messageOf(error)
+        ? messageOf(error)
+        : `${messageOf(error)} ${messageOf(cause)}`;
+    throw new TfpipeError('QUEUE_UNREACHABLE', `cannot reach Redis at ${shownRedis(url)}: ${why}`, {
+      stage: 'queue',
+      fatal: true,
+      cause: error,
+    });
   } finally {
     client.disconnect();
   }

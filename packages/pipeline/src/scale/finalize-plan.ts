@@ -54,9 +54,18 @@ function manifestOf(prefix: string, markers: readonly ShardMarker[]): TfrecordMa
   };
 }
 
-/** The source's side files, from what the plan fixed (a CSV's vocabularies). */
+/** The source's side files, from what the plan fixed (a CSV's vocabularies, an image input's label map). */
 async function planSideFiles(plan: ScalePlan): Promise<readonly SideFile[]> {
-  const schema = plan.sourceOptions.schema;
+  const { schema, labelMap } = plan.sourceOptions;
+  if (Array.isArray(labelMap)) {
+    if (labelMap.length === 0) return [];
+    const images = await importPeer(
+      '@tfpipe/source-images',
+      () => import('@tfpipe/source-images'),
+      'finalizing an image plan',
+    );
+    return [{ name: 'labels.txt', contents: images.formatLabelMap(labelMap as never, 'txt') }];
+  }
   if (schema === undefined) return [];
   const csv = await importPeer(
     '@tfpipe/source-csv',

@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Example } from '@tfpipe/core';
-import { readExamples } from '@tfpipe/sink-tfrecord';
+import { readAll } from '../__fixtures__/read-all.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parquetCorpusFile } from '../../../../test-support/corpus.js';
 import { runPipelineConfig } from '../run/run-pipeline-config.js';
@@ -15,12 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
-
-async function readAll(files: readonly string[]): Promise<Example[]> {
-  const examples: Example[] = [];
-  for await (const example of readExamples([...files])) examples.push(example);
-  return examples;
-}
 
 it("plans a Parquet file by row group: the shards in order hold the single run's records, in order", async () => {
   // Five row groups of ten rows each.

@@ -5,7 +5,7 @@ import { loadPipeline } from '../config/load-pipeline.js';
 import { parsePipelineConfig } from '../config/parse-pipeline-config.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { planChecksum } from './plan-file.js';
-import { planInputs } from './plan-units.js';
+import { DEFAULT_UNIT_IMAGES, planInputs } from './plan-units.js';
 import { PLAN_FORMAT, PLAN_VERSION, type PlanShard, type ScalePlan } from './plan-types.js';
 
 const STAGE = 'plan';
@@ -24,6 +24,8 @@ export interface PlanPipelineOptions {
   readonly defaultShards?: number;
   /** Largest CSV byte range per unit, in bytes. @default 67108864 (64 MiB) */
   readonly unitBytes?: number;
+  /** Most images per unit of an image source (fewer when each index would get fewer than four units). @default 1024 */
+  readonly unitImages?: number;
 }
 
 function refuse(message: string, field: string): TfpipeError {
@@ -126,8 +128,23 @@ export async function planPipeline(
       fatal: true,
     });
   }
-  const unitBytes = options.unitBytes ?? DEFAULT_UNIT_BYTES;
-  const planned = await planInputs(loaded, unitBytes, shardCount * UNITS_PER_SHARD);
+  for (const [key, value] of [
+    ['unitBytes', options.unitBytes],
+    ['unitImages', options.unitImages],
+  ] as const) {
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
+      throw new TfpipeError('INVALID_OPTION', `${key} must be a whole number ≥ 1, got ${value}`, {
+        stage: STAGE,
+        fatal: true,
+        position: { field: key },
+      });
+    }
+  }
+  const planned = await planInputs(loaded, {
+    unitBytes: options.unitBytes ?? DEFAULT_UNIT_BYTES,
+    unitImages: options.unitImages ?? DEFAULT_UNIT_IMAGES,
+    unitsWanted: shardCount * UNITS_PER_SHARD,
+  });
   const order = unitOrder(planned.units.length, config.shuffle?.seed ?? (config.shuffle ? 0 : undefined));
   const shards: PlanShard[] = Array.from({ length: shardCount }, (_, index) => ({
     index,

@@ -17,7 +17,8 @@ export interface PlanInput {
 
 /**
  * The smallest piece of input a shard reads: a whole file, a byte range of a CSV file (cut at a
- * record start; its header bytes are read first) or one Parquet row group.
+ * record start; its header bytes are read first), one Parquet row group, or a run of images in the
+ * image input's order.
  */
 export type PlanUnit =
   | { readonly input: number; readonly kind: 'file' }
@@ -30,8 +31,21 @@ export type PlanUnit =
       readonly end: number;
       /** The header record's bytes are `[0, headerEnd)`; 0 without a header. */
       readonly headerEnd: number;
+      /** The 1-based line of `start` in the file (error positions count in the whole file). */
+      readonly line: number;
+      /** The 0-based data row of the first record at `start`. */
+      readonly row: number;
     }
-  | { readonly input: number; readonly kind: 'rowGroup'; readonly rowGroup: number };
+  | { readonly input: number; readonly kind: 'rowGroup'; readonly rowGroup: number }
+  | {
+      /** The list or annotation file in {@link ScalePlan.inputs}; -1 for a folder tree (checked by its listing's digest). */
+      readonly input: number;
+      readonly kind: 'images';
+      /** First image, 0-based in the input's order. */
+      readonly start: number;
+      /** Image after the run. */
+      readonly end: number;
+    };
 
 /** One work index: the units it reads, in order. Its outputs are `PREFIX-<index>-of-<shards>SUFFIX`. */
 export interface PlanShard {

@@ -2,10 +2,12 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TfpipeError, type Example } from '@tfpipe/core';
-import { readExamples, verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { verifyTfrecord } from '@tfpipe/sink-tfrecord';
+import { readAll } from '../__fixtures__/read-all.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finalizePlan } from './finalize-plan.js';
 import { planPipeline } from './plan-pipeline.js';
+import { runPipelineConfig } from '../run/run-pipeline-config.js';
 import { readPlanFile, writePlanFile } from './plan-file.js';
 import { planStatus } from './plan-status.js';
 import { workShard } from './work-shard.js';
@@ -23,12 +25,6 @@ function trickyCsv(rows: number): string {
 
 const ids = (examples: readonly Example[]): number[] =>
   examples.map((example) => Number((example.features.id?.value as bigint[])[0]));
-
-async function readAll(files: readonly string[]): Promise<Example[]> {
-  const examples: Example[] = [];
-  for await (const example of readExamples([...files])) examples.push(example);
-  return examples;
-}
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-plan-'));
@@ -78,6 +74,43 @@ describe('plan, work, finalize', () => {
     expect(await finalizePlan(plan)).toEqual(finalized);
     await expect(planPipeline('pipeline.yaml', { cwd: directory, shards: 8 })).rejects.toMatchObject({
       code: 'OUTPUT_EXISTS',
+    });
+  });
+
+  it("reports a bad cell in a file's third range at its line and row in the whole file", async () => {
+    // Quoted newlines, blank lines (skipped, not rows) and CRLF endings before the bad row.
+    const lines = ['id,text,score'];
+    for (let index = 0; index < 300; index++) {
+      const id = index === 250 ? 'not-a-number' : String(index);
+      if (index % 3 === 0) lines.push(`${id},"two\nlines ${index}",1.5`);
+      else if (index % 7 === 0) lines.push(`${id},crlf ${index},2.5\r`);
+      else lines.push(`${id},plain ${index},3`);
+      if (index % 10 === 0) lines.push('');
+    }
+    const text = `${lines.join('\n')}\n`;
+    await writeFile(join(directory, 'bad.csv'), text);
+    const before = text.slice(0, text.indexOf('not-a-number'));
+    const expected = { line: before.split('\n').length, row: 250 };
+    const config = (out: string) => ({
+      source: {
+        plugin: 'csv',
+        options: { path: join(directory, 'bad.csv'), schema: { id: 'int64', text: 'bytes', score: 'float' } },
+      },
+      sink: { plugin: 'tfrecord', options: { directory: join(directory, out) } },
+    });
+    // The whole file in one run says where the cell is.
+    const single = await runPipelineConfig(config('bad-single')).catch((error: unknown) => error);
+    expect(single).toMatchObject({ position: { file: join(directory, 'bad.csv'), ...expected } });
+    const plan = await planPipeline(config('bad-planned'), { shards: 4, unitBytes: 800 });
+    const third = plan.units.findIndex(
+      (unit) => unit.kind === 'bytes' && unit.start <= before.length && before.length < unit.end,
+    );
+    expect(third).toBeGreaterThanOrEqual(2);
+    const index = plan.shards.findIndex((shard) => shard.units.includes(third));
+    const error = await workShard(plan, index).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      code: (single as TfpipeError).code,
+      position: { file: join(directory, 'bad.csv'), ...expected },
     });
   });
 

@@ -13,7 +13,7 @@ import { workShard } from './work-shard.js';
 
 /** Options of {@link runPlannedPipeline}. */
 export interface RunPlannedOptions {
-  /** Processes working shards at once: 1 works them in this process, one after another. @default 1 */
+  /** Processes working shards at once: this one and `workers - 1` child processes (1: this process alone). @default 1 */
   readonly workers?: number;
   /** Work indexes (output shards per split). @default sink.options.shards, else `workers` */
   readonly shards?: number;
@@ -41,17 +41,33 @@ interface ChildMessage {
   readonly error?: { code: TfpipeErrorCode; message: string; stage?: string; position?: object };
 }
 
-/** Works every index on `workers` child processes, each taking the next index when it is free. */
+/**
+ * Works every index on `workers` lanes: this process (`local`) and `workers - 1` child processes,
+ * each taking the next index when it is free. (This process works too: it would only wait otherwise,
+ * and a child costs a process start and its own JIT warm-up.)
+ */
 function workOnChildren(
   plan: ScalePlan,
   planFile: string,
   workers: number,
   script: string,
   report: (index: number, records: number) => void,
+  local: (index: number) => Promise<void>,
 ): Promise<void> {
   let next = 0;
   let failure: TfpipeError | undefined;
-  const children = Array.from({ length: Math.min(workers, plan.shardCount) }, () => {
+  const here = (async () => {
+    while (failure === undefined && next < plan.shardCount) {
+      try {
+        await local(next++);
+      } catch (error) {
+        failure ??= TfpipeError.is(error)
+          ? error
+          : new TfpipeError('INTERNAL', 'a shard failed', { stage: 'work', fatal: true, cause: error });
+      }
+    }
+  })();
+  const children = Array.from({ length: Math.min(workers - 1, plan.shardCount - 1) }, () => {
     const child = fork(script, [planFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const give = (): void => {
       if (failure === undefined && next < plan.shardCount) child.send({ index: next++ });
@@ -90,7 +106,7 @@ function workOnChildren(
       });
     });
   });
-  return Promise.all(children).then(() => {
+  return Promise.all([here, ...children]).then(() => {
     if (failure !== undefined) throw failure;
   });
 }
@@ -123,16 +139,17 @@ export async function runPlannedPipeline(
     for (const count of written.values()) total += count;
     options.onProgress?.({ records: total, elapsedMs: performance.now() - started });
   };
+  const workHere = async (index: number): Promise<void> => {
+    const { marker } = await workShard(plan, index, {
+      onProgress: (progress) => report(index, progress.records),
+    });
+    report(
+      index,
+      marker.files.reduce((sum, file) => sum + file.records, 0),
+    );
+  };
   if (workers <= 1) {
-    for (const { index } of plan.shards) {
-      const { marker } = await workShard(plan, index, {
-        onProgress: (progress) => report(index, progress.records),
-      });
-      report(
-        index,
-        marker.files.reduce((sum, file) => sum + file.records, 0),
-      );
-    }
+    for (const { index } of plan.shards) await workHere(index);
   } else {
     const script = options.workerScript ?? new URL('./work-child.js', import.meta.url);
     await workOnChildren(
@@ -141,6 +158,7 @@ export async function runPlannedPipeline(
       workers,
       typeof script === 'string' ? script : fileURLToPath(script),
       report,
+      workHere,
     );
   }
   return { ...(await finalizePlan(plan)), plan, planFile };

@@ -4,7 +4,7 @@ import { readError } from '@tfpipe/node-utils';
 import type { PlanUnit, ScalePlan } from './plan-types.js';
 
 /** Bytes per read of a CSV range. */
-const RANGE_READ_BYTES = 1024 * 1024;
+const RANGE_READ_BYTES = 64 * 1024;
 
 /** The bytes `[0, headerEnd)` then `[start, end)` of a file, as one stream. */
 function rangeStream(
@@ -52,7 +52,10 @@ function unitOptions(plan: ScalePlan, baseOptions: object, unit: PlanUnit): obje
     schemaFile: _schemaFile,
     ...rest
   } = baseOptions as Record<string, unknown>;
-  const options = { ...rest, ...plan.sourceOptions };
+  const { labelMap: _labelMap, ...fixed } = plan.sourceOptions;
+  const options = { ...rest, ...fixed };
+  // Every images unit of a shard is read by one image source (see unitSource).
+  if (unit.kind === 'images') return { ...options, ranges: [[unit.start, unit.end]] };
   const { path } = plan.inputs[unit.input]!;
   if (unit.kind === 'rowGroup') return { ...options, path, rowGroups: [unit.rowGroup] };
   if (unit.kind === 'file') return { ...options, path };
@@ -64,7 +67,9 @@ function unitOptions(plan: ScalePlan, baseOptions: object, unit: PlanUnit): obje
           [unit.start, unit.end],
         ];
   // The CSV plugin passes keys it does not take from files (stream, fileName) on to its reader.
-  return { ...options, stream: rangeStream(path, pieces), fileName: path };
+  // Line and row positions count in the whole file, from where the range starts.
+  const streamStart = { line: unit.line, row: unit.row };
+  return { ...options, stream: rangeStream(path, pieces), fileName: path, streamStart };
 }
 
 /**
@@ -83,6 +88,17 @@ export function unitSource(
     async create(_options: unknown, context: PluginContext): Promise<OpenedSource<unknown>> {
       const units = unitIndexes.map((index) => plan.units[index]!);
       const openUnit = (unit: PlanUnit) => source.create(unitOptions(plan, baseOptions, unit), context);
+      if (plan.units[0]?.kind === 'images') {
+        // One image source for all the shard's runs: it lists the input once, keeps its images in
+        // flight across runs, and its error positions count in the whole input.
+        const ranges = units.map((unit) => (unit.kind === 'images' ? [unit.start, unit.end] : [0, 0]));
+        const opened = await source.create(
+          { ...unitOptions(plan, baseOptions, plan.units[0]), ranges },
+          context,
+        );
+        const { sideFiles: _sideFiles, reporters: _reporters, ...kept } = opened;
+        return kept;
+      }
       const first = await openUnit(units[0] ?? plan.units[0]!);
       let reader: ReadableStreamDefaultReader<unknown> | undefined;
       let next = 0;

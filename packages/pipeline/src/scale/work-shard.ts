@@ -86,7 +86,9 @@ export async function workShard(
   const committed = await readMarker(plan, index);
   if (committed !== undefined) return { skipped: true, marker: committed };
   const shard = plan.shards[index]!;
-  await checkPlanInputs([...new Set(shard.units.map((unit) => plan.inputs[plan.units[unit]!.input]!))]);
+  // (An image folder tree has no input entry: its listing's digest is checked when it is read.)
+  const inputs = shard.units.flatMap((unit) => plan.inputs[plan.units[unit]!.input] ?? []);
+  await checkPlanInputs([...new Set(inputs)]);
   const { removeStaleTemporaries, temporaryPath, releaseTemporary, shardName } =
     await importSinkTfrecord("a plan's work");
   const stem = `shard-${String(index).padStart(5, '0')}`;

@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { scaled, timeRuns, type BenchCase, type SideDefinition } from '../harness.js';
+import { TFPIPE_BIN } from '../process-side.js';
+import { writeCsv } from './csv.js';
+import { imagesCase } from './images.js';
+import { parquetCase } from './parquet.js';
+
+const CSV_ROWS = 1_000_000;
+const PARQUET_ROWS = 1_000_000;
+const IMAGES = 300;
+/** Output shards of every run: fixed, so that 1 and 2 workers write the same files. */
+const SHARDS = 8;
+
+type Source = 'csv' | 'parquet' | 'images';
+
+/** Each source's pipeline file (its sink directory filled in per side). */
+function pipelineFile(source: Source, dataDirectory: string, out: string): string {
+  const input = {
+    csv: `plugin: csv\n  options: { path: ${join(dataDirectory, 'scale.csv')} }`,
+    parquet: `plugin: parquet\n  options: { path: ${join(dataDirectory, 'data.parquet')} }`,
+    images: `plugin: images\n  options: { folder: ${join(dataDirectory, 'images')}, resize: { width: 224, height: 224 }, format: jpeg, quality: 90 }`,
+  }[source];
+  return `source:\n  ${input}\nsink:\n  plugin: tfrecord\n  options: { directory: ${out}, shards: ${SHARDS} }\n`;
+}
+
+/** Runs `command` under /usr/bin/time; resolves with its CPU share as time prints it (`%P`). */
+function timedProcess(args: readonly string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('/usr/bin/time', ['-f', 'bench-cpu %P %U %S', process.execPath, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => (stderr = (stderr + text).slice(-8192)));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = stderr.split('\n').find((item) => item.startsWith('bench-cpu '));
+      if (code === 0 && line !== undefined) resolve(line.slice('bench-cpu '.length));
+      else reject(new Error(`tfpipe ${args.join(' ')} exited ${code}\n${stderr}`));
+    });
+  });
+}
+
+/** SHA-256 of the shard files of `directory` (names sorted), what both sides must write alike. */
+async function shardsDigest(directory: string): Promise<string> {
+  const hash = createHash('sha256');
+  const names = (await readdir(directory)).filter((name) => name.includes('-of-')).sort();
+  for (const name of names) hash.update(name).update(await readFile(join(directory, name)));
+  return `${names.length} shards ${hash.digest('hex')}`;
+}
+
+/**
+ * `tfpipe run PIPELINE --workers N --quiet`, a whole process per run under /usr/bin/time: its CPU
+ * share goes into the note. After every run the shards' digest is checked against the first side's
+ * (the `--workers 1` side runs first and records it): the same bytes for any number of workers.
+ */
+function workersSide(source: Source, workers: number, items: (scale: number) => number): SideDefinition {
+  return {
+    label: `tfpipe run --workers ${workers} (${SHARDS} shards)`,
+    async run(context) {
+      const out = join(context.workDirectory, `${source}-${workers}`);
+      const file = join(context.workDirectory, `${source}-${workers}.yaml`);
+      await writeFile(file, pipelineFile(source, context.dataDirectory, out));
+      const reference = join(context.dataDirectory, `${source}.digest`);
+      const cpu: string[] = [];
+      const result = await timeRuns(
+        context.repeats,
+        items(context.scale),
+        async () => {
+          cpu.push(await timedProcess([TFPIPE_BIN, 'run', file, '--workers', String(workers), '--quiet']));
+          const digest = await shardsDigest(out);
+          const expected = await readFile(reference, 'utf8').catch(() => undefined);
+          if (expected === undefined) await writeFile(reference, digest);
+          else if (expected !== digest)
+            throw new Error(`${source} --workers ${workers}: other bytes (${digest}, expected ${expected})`);
+        },
+        `CPU (% user s sys s) per run: ${'{cpu}'}; shards checked equal to --workers 1`,
+        () => rm(out, { recursive: true, force: true }),
+      );
+      return { ...result, note: result.note!.replace('{cpu}', cpu.join(', ')) };
+    },
+  };
+}
+
+const csvRows = (scale: number): number => scaled(CSV_ROWS, scale);
+const parquetRows = (scale: number): number => scaled(PARQUET_ROWS, scale);
+const images = (scale: number): number => scaled(IMAGES, scale, 3);
+
+/**
+ * Case j: one machine, all cores (issue 24). `tfpipe run --workers 2` against `--workers 1` on the
+ * same pipeline (8 shards), for CSV, Parquet and resized images; whole processes, CPU share as
+ * /usr/bin/time reports it, output bytes checked equal.
+ */
+export const scaleCase: BenchCase = {
+  name: 'scale',
+  title: 'j. tfpipe run --workers 2 vs --workers 1 (CSV, Parquet rows/s; images/s)',
+  unit: 'items/s',
+  async prepare(dataDirectory, scale, full) {
+    const bytes = await writeCsv(join(dataDirectory, 'scale.csv'), csvRows(scale));
+    const notes = [`CSV: ${csvRows(scale)} rows, ${(bytes / 1e6).toFixed(0)} MB`];
+    notes.push(...(await parquetCase.prepare(dataDirectory, scale, full)).map((note) => `Parquet: ${note}`));
+    notes.push(...(await imagesCase.prepare(dataDirectory, scale, full)).map((note) => `images: ${note}`));
+    return notes;
+  },
+  sides: {
+    'csv-1': workersSide('csv', 1, csvRows),
+    'csv-2': workersSide('csv', 2, csvRows),
+    'parquet-1': workersSide('parquet', 1, parquetRows),
+    'parquet-2': workersSide('parquet', 2, parquetRows),
+    'images-1': workersSide('images', 1, images),
+    'images-2': workersSide('images', 2, images),
+  },
+  comparisons: [
+    { ours: 'csv-2', baseline: 'csv-1', target: 1.5 },
+    { ours: 'parquet-2', baseline: 'parquet-1', target: 1.5 },
+    { ours: 'images-2', baseline: 'images-1' },
+  ],
+};
