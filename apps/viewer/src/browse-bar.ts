@@ -3,6 +3,7 @@ import type { Selection } from './row-selection.js';
 import type { ScanEvent, WorkerClient } from './worker-client.js';
 
 const count = new Intl.NumberFormat('en');
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const PASS_VERBS = { profile: 'Statistics', select: 'Filtering', export: 'Exporting' } as const;
 
 /**
@@ -69,7 +70,13 @@ export class BrowseBar {
       this.#say('Wait until the file is read.', 'error');
       return;
     }
-    const result = await client.select(selection);
+    let result: { count: number; error: string | undefined };
+    try {
+      result = await client.select(selection);
+    } catch (error) {
+      if (client === this.client()) this.#say(`Cannot select: ${errorText(error)}`, 'error');
+      return;
+    }
     if (client !== this.client()) return;
     if (result.error !== undefined) {
       this.#say(result.error, 'error');
@@ -91,7 +98,13 @@ export class BrowseBar {
       return;
     }
     const shown = this.#info.textContent;
-    const exported = await client.exportShown();
+    let exported: Awaited<ReturnType<WorkerClient['exportShown']>>;
+    try {
+      exported = await client.exportShown();
+    } catch (error) {
+      if (client === this.client()) this.#say(`Cannot export: ${errorText(error)}`, 'error');
+      return;
+    }
     if (exported === undefined || client !== this.client()) return;
     const link = document.createElement('a');
     link.href = URL.createObjectURL(exported.blob);

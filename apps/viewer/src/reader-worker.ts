@@ -15,7 +15,14 @@ const post = (message: WorkerResponse): void => scope.postMessage(message);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 scope.onmessage = (event: MessageEvent<WorkerRequest>): void => {
-  void handle(event.data).catch((error: unknown) => post({ type: 'failed', message: errorText(error) }));
+  const request = event.data;
+  void handle(request).catch((error: unknown) =>
+    post(
+      'id' in request
+        ? { type: 'error', id: request.id, message: errorText(error) }
+        : { type: 'failed', message: errorText(error) },
+    ),
+  );
 };
 
 async function handle(request: WorkerRequest): Promise<void> {
@@ -31,7 +38,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     }
     return;
   }
-  if (opened === undefined) return;
+  if (opened === undefined) throw new Error('no file is open in this worker');
   switch (request.type) {
     case 'rows':
       return post({ type: 'rows', id: request.id, rows: await opened.rows(request.start, request.count) });

@@ -5,7 +5,12 @@ import type { DatasetProfile } from './stats/dataset-profile.js';
 
 /** Where the worker reads a file from: a picked or dropped `File`, or a URL `tfpipe view` serves. */
 export type FileSource =
-  | { readonly kind: 'file'; readonly file: File }
+  | {
+      readonly kind: 'file';
+      readonly file: File;
+      /** Its path in a dropped folder (`shards/a.tfrecord`); a picked file's is its `webkitRelativePath`. */
+      readonly path?: string;
+    }
   | { readonly kind: 'url'; readonly url: string; readonly name: string; readonly size: number };
 
 /** A record that could not be read: what went wrong and where, as `tfpipe verify` reports it. */
@@ -152,6 +157,12 @@ export type WorkerResponse =
       readonly error: string | undefined;
       /** The check against the records read, once the reading pass is done. */
       readonly check: IndexCheck | undefined;
+    }
+  | {
+      /** The request `id` threw: the page's pending call rejects with `message`. */
+      readonly type: 'error';
+      readonly id: number;
+      readonly message: string;
     }
   | { readonly type: 'rows'; readonly id: number; readonly rows: readonly RecordRow[] }
   | { readonly type: 'record'; readonly id: number; readonly record: RecordDetail | undefined }
