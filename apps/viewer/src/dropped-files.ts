@@ -5,12 +5,17 @@ export const MAX_DROPPED_FILES = 100_000;
 
 /**
  * The entries of a drop, taken while the drop event runs (the browser empties the `DataTransfer`
- * once its handler returns). `undefined` where the browser has no entries API: use the files then.
+ * once its handler returns): an item with no entry (a browser without the entries API, a
+ * `DataTransfer` a script made) is its `File`.
  */
-export function droppedEntries(transfer: DataTransfer): FileSystemEntry[] | undefined {
-  const items = Array.from(transfer.items).filter((item) => item.kind === 'file');
-  if (items.length === 0 || typeof items[0]!.webkitGetAsEntry !== 'function') return undefined;
-  return items.map((item) => item.webkitGetAsEntry()).filter((entry) => entry !== null);
+export function droppedEntries(transfer: DataTransfer): (FileSystemEntry | File)[] {
+  return Array.from(transfer.items)
+    .filter((item) => item.kind === 'file')
+    .map(
+      (item) =>
+        (typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null) ?? item.getAsFile(),
+    )
+    .filter((entry) => entry !== null);
 }
 
 /**
@@ -19,10 +24,12 @@ export function droppedEntries(transfer: DataTransfer): FileSystemEntry[] | unde
  * as the Folder… picker names them), so a folder dropped opens as a shard folder.
  * @throws Error when a folder holds more than {@link MAX_DROPPED_FILES} files, or cannot be read
  */
-export async function entryFiles(entries: readonly FileSystemEntry[]): Promise<FileSource[]> {
+export async function entryFiles(entries: readonly (FileSystemEntry | File)[]): Promise<FileSource[]> {
   const found: FileSource[] = [];
-  const walk = async (entry: FileSystemEntry): Promise<void> => {
-    if (isFile(entry)) {
+  const walk = async (entry: FileSystemEntry | File): Promise<void> => {
+    if (entry instanceof File) {
+      found.push({ kind: 'file', file: entry });
+    } else if (isFile(entry)) {
       if (found.length >= MAX_DROPPED_FILES) {
         throw new Error(`more than ${MAX_DROPPED_FILES} files dropped: open fewer at a time`);
       }

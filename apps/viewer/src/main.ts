@@ -116,7 +116,8 @@ function open(shard: Shard): void {
       status.show(event);
       browse.show(event);
       shardInfo.show(event);
-      if (event.type === 'progress' || event.type === 'done') {
+      // A selection made while the file is read keeps its rows; otherwise the table grows.
+      if ((event.type === 'progress' || event.type === 'done') && !browse.selecting) {
         table.setCount(event.records);
         grid.setCount(event.records);
         if (table.selected < 0 && event.records > 0) table.select(0);
@@ -166,10 +167,6 @@ document.addEventListener('drop', (event) => {
   const transfer = event.dataTransfer;
   if (transfer === null) return;
   const entries = droppedEntries(transfer);
-  if (entries === undefined) {
-    openAll(fromFiles(transfer.files));
-    return;
-  }
   // A folder dropped opens as the Folder… picker opens it: its files by their paths in it.
   void entryFiles(entries).then(openAll, (error: unknown) =>
     status.requestFailed('read the dropped files', error instanceof Error ? error.message : String(error)),

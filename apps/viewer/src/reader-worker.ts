@@ -55,8 +55,9 @@ async function handle(request: WorkerRequest): Promise<void> {
     case 'profile':
       return post({ type: 'profile', id: request.id, profile: await opened.profile(post) });
     case 'export': {
+      const partial = !opened.scanned;
       const { blob, records } = await opened.exportShown(post);
-      return post({ type: 'exported', id: request.id, blob, records });
+      return post({ type: 'exported', id: request.id, blob, records, partial });
     }
     case 'select': {
       const selection = request.selection;
@@ -64,11 +65,18 @@ async function handle(request: WorkerRequest): Promise<void> {
         post({
           type: 'selected',
           id: request.id,
-          count: await opened.select(selection, post),
+          ...(await opened.select(selection, post)),
           error: undefined,
         });
       } catch (error) {
-        post({ type: 'selected', id: request.id, count: -1, error: errorText(error) });
+        post({
+          type: 'selected',
+          id: request.id,
+          count: -1,
+          of: 0,
+          partial: false,
+          error: errorText(error),
+        });
       }
     }
   }

@@ -28,6 +28,8 @@ import {
   tfrecordFile,
   type ExploreValues,
 } from './testing/tfrecord-files.js';
+import { STREAM_CHUNK_BYTES } from './byte-source.js';
+import type { Route } from './testing/serve-bundle.js';
 import { SCREENSHOTS, useViewerBrowser } from './testing/viewer-browser.js';
 import { viewerPage } from './testing/viewer-page.js';
 
@@ -123,9 +125,33 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
       file.bytes.subarray(offset, file.offsets[index + 1] ?? file.bytes.length),
     );
   });
-  const session = useViewerBrowser(executablePath!, (opened) => {
-    page = opened;
-  });
+  /** A file served as `tfpipe view` serves one (`files.json`, byte ranges); bytes past `held` wait. */
+  let served: { name: string; bytes: Uint8Array; held: number; release: Promise<void> } | undefined;
+  const route: Route = (path, request, response) => {
+    const file = served;
+    if (file === undefined) return false;
+    if (path === 'files.json') {
+      const list = [{ name: file.name, url: file.name, size: file.bytes.length }];
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
+      return true;
+    }
+    if (path !== file.name) return false;
+    const [, first, last] = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '') ?? [];
+    const start = Number(first);
+    const send = (): void => {
+      response.writeHead(206).end(Buffer.from(file.bytes.subarray(start, Number(last) + 1)));
+    };
+    if (start >= file.held) void file.release.then(send);
+    else send();
+    return true;
+  };
+  const session = useViewerBrowser(
+    executablePath!,
+    (opened) => {
+      page = opened;
+    },
+    route,
+  );
 
   it('profiles every feature in one pass, with the reader specs of tfpipe schema', async () => {
     await pick('explore.tfrecord', file.bytes);
@@ -400,6 +426,60 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
       expect(await seen()).toEqual(picked);
     } finally {
       await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('filters (the f key), takes every k-th and exports while the file is still read, and says so', async () => {
+    const table = tabularFile(100_000);
+    // Only the first slice the reader asks for is answered until the test releases the rest.
+    let release!: () => void;
+    served = {
+      name: 'slow.tfrecord',
+      bytes: table.bytes,
+      held: STREAM_CHUNK_BYTES,
+      release: new Promise((resolve) => (release = resolve)),
+    };
+    try {
+      expect(table.bytes.length).toBeGreaterThan(STREAM_CHUNK_BYTES);
+      const ends = table.offsets.map((_, index) => table.offsets[index + 1] ?? table.bytes.length);
+      const read = ends.filter((end) => end <= STREAM_CHUNK_BYTES).length;
+      const n = (value: number): string => value.toLocaleString('en');
+      await page.reload();
+      await page.waitForFunction(
+        (records) => document.querySelector('#status')?.textContent?.endsWith(` ${records} records`),
+        n(read),
+      );
+      await page.keyboard.press('f');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('filter');
+      await page.keyboard.type('id < 1000');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#selection-info[data-state="selected"]');
+      const soFar = 'read so far (the file is still being read)';
+      expect(await page.textContent('#selection-info')).toBe(
+        `1,000 of ${n(read)} records ${soFar} match id < 1000`,
+      );
+      expect(await tableIndexes()).toEqual(expect.arrayContaining([0, 1, 2]));
+
+      const download = await exported();
+      expect(Buffer.compare(download.bytes, table.bytes.subarray(0, table.offsets[1000]))).toBe(0);
+      expect(await page.textContent('#selection-info')).toContain(
+        `; exported 1,000 records (those read so far) to slow-1000-records.tfrecord`,
+      );
+      await page.fill('#every-step', '7');
+      expect(await apply('every-form')).toBe(
+        `${n(Math.ceil(read / 7))} of ${n(read)} records ${soFar} every 7th`,
+      );
+      expect(await page.textContent('#status')).toMatch(/^Verifying/);
+
+      release();
+      expect(await finished()).toMatch(/^100,000 records, every CRC verified/);
+      expect(await page.textContent('#selection-info')).toContain(
+        'the file is now read: apply again for all 100,000',
+      );
+      expect(await apply('every-form')).toBe(`${n(Math.ceil(100_000 / 7))} of 100,000 records every 7th`);
+    } finally {
+      release();
+      served = undefined;
     }
   });
 

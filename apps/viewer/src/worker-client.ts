@@ -87,13 +87,14 @@ export class WorkerClient {
   }
 
   /** Shows the rows `selection` keeps; resolves to their number, or the error in the selection. */
-  async select(selection: Selection): Promise<{ count: number; error: string | undefined }> {
+  async select(selection: Selection): Promise<Extract<Reply, { type: 'selected' }>> {
     const reply = await this.#ask((id) => ({ type: 'select', id, selection }));
-    return reply.type === 'selected' ? reply : { count: -1, error: 'no answer' };
+    if (reply.type !== 'selected') throw new WorkerRequestError(`a ${reply.type} reply to a selection`);
+    return reply;
   }
 
   /** The rows shown, as a new `.tfrecord` file. */
-  async exportShown(): Promise<{ blob: Blob; records: number } | undefined> {
+  async exportShown(): Promise<{ blob: Blob; records: number; partial: boolean } | undefined> {
     const reply = await this.#ask((id) => ({ type: 'export', id }));
     return reply.type === 'exported' ? reply : undefined;
   }

@@ -173,7 +173,18 @@ export type WorkerResponse =
       readonly id: number;
       /** Rows the selection keeps (the table's new length), or -1 with `error`. */
       readonly count: number;
+      /** Readable records it chose among: all of the file's, or those read so far (`partial`). */
+      readonly of: number;
+      /** Whether the reading pass was still going: the selection covers the records read so far. */
+      readonly partial: boolean;
       readonly error: string | undefined;
     }
-  | { readonly type: 'exported'; readonly id: number; readonly blob: Blob; readonly records: number }
+  | {
+      readonly type: 'exported';
+      readonly id: number;
+      readonly blob: Blob;
+      readonly records: number;
+      /** Whether the reading pass was still going: the records read so far were exported. */
+      readonly partial: boolean;
+    }
   | { readonly type: 'thumbnails'; readonly id: number; readonly thumbnails: readonly Thumbnail[] };

@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { CHROMIUM_ARGS } from '../../../../test-support/chromium.js';
-import { serveBundle } from './serve-bundle.js';
+import { serveBundle, type Route } from './serve-bundle.js';
 
 /** Where the tests leave their screenshots (git-ignored; CI keeps it as an artifact). */
 export const SCREENSHOTS = new URL('../../test-results/', import.meta.url);
@@ -23,14 +23,19 @@ export interface ViewerBrowser {
  * the viewer in it. An error thrown in the page fails the test.
  * @param executablePath - the Chromium binary (`chromiumPath()` of test-support).
  * @param onPage - gets each test's page before the viewer loads in it.
+ * @param route - answers what the tests serve beside the page. @default none
  */
-export function useViewerBrowser(executablePath: string, onPage: (page: Page) => void): ViewerBrowser {
+export function useViewerBrowser(
+  executablePath: string,
+  onPage: (page: Page) => void,
+  route?: Route,
+): ViewerBrowser {
   let browser: Browser | undefined;
   let server: Server | undefined;
   let url: string | undefined;
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    ({ url, server } = await serveBundle());
+    ({ url, server } = await serveBundle(undefined, route));
     browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
