@@ -3,16 +3,21 @@ import type { Selection } from './row-selection.js';
 import type { ScanEvent, WorkerClient } from './worker-client.js';
 
 const count = new Intl.NumberFormat('en');
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 const PASS_VERBS = { profile: 'Statistics', select: 'Filtering', export: 'Exporting' } as const;
 
 /**
  * The browse bar: filter by an expression, a seeded random sample, every k-th record, all of them
- * again, and the export of the records shown. It acts once the reading pass is done.
+ * again, and the export of the records shown. While the reading pass goes on it acts on the records
+ * read so far, and says so.
  */
 export class BrowseBar {
-  /** Whether the reading pass is done (the bar acts only then). */
+  /** Whether the reading pass is done. */
   ready = false;
-  #total = 0;
+  /** Whether the table shows a selection (a filter, a sample, every k-th) rather than every record. */
+  selecting = false;
+  /** The selection's line was written while the reading pass went on. */
+  #partial = false;
   #fileName = '';
   readonly #info = byId('selection-info');
 
@@ -40,6 +45,8 @@ export class BrowseBar {
   /** A new file: nothing selected, not ready. */
   reset(fileName: string): void {
     this.ready = false;
+    this.selecting = false;
+    this.#partial = false;
     this.#fileName = fileName;
     this.#info.textContent = '';
     delete this.#info.dataset.state;
@@ -49,7 +56,13 @@ export class BrowseBar {
   show(event: ScanEvent): void {
     if (event.type === 'done') {
       this.ready = true;
-      this.#total = event.records;
+      if (this.#partial && this.selecting) {
+        this.#say(
+          `${this.#info.textContent ?? ''}; the file is now read: apply again for all ${count.format(event.records)}`,
+          'selected',
+        );
+      }
+      this.#partial = false;
     } else if (event.type === 'pass') {
       this.#info.textContent = `${PASS_VERBS[event.task]}: ${count.format(event.done)} of ${count.format(event.total)} records`;
     }
@@ -65,33 +78,42 @@ export class BrowseBar {
 
   async #select(selection: Selection, words: string): Promise<void> {
     const client = this.client();
-    if (client === undefined || !this.ready) {
-      this.#say('Wait until the file is read.', 'error');
+    if (client === undefined) return;
+    let result: Awaited<ReturnType<WorkerClient['select']>>;
+    try {
+      result = await client.select(selection);
+    } catch (error) {
+      if (client === this.client()) this.#say(`Cannot select: ${errorText(error)}`, 'error');
       return;
     }
-    const result = await client.select(selection);
     if (client !== this.client()) return;
     if (result.error !== undefined) {
       this.#say(result.error, 'error');
       return;
     }
+    this.selecting = selection.kind !== 'all';
+    this.#partial = result.partial;
     this.onSelected(result.count);
+    const so = result.partial ? ' read so far (the file is still being read)' : '';
     this.#say(
       words === ''
-        ? `All ${count.format(result.count)} records`
-        : `${count.format(result.count)} of ${count.format(this.#total)} records ${words}`,
+        ? `All ${count.format(result.count)} records${so}`
+        : `${count.format(result.count)} of ${count.format(result.of)} records${so} ${words}`,
       'selected',
     );
   }
 
   async #export(): Promise<void> {
     const client = this.client();
-    if (client === undefined || !this.ready) {
-      this.#say('Wait until the file is read.', 'error');
+    if (client === undefined) return;
+    const shown = this.#info.textContent;
+    let exported: Awaited<ReturnType<WorkerClient['exportShown']>>;
+    try {
+      exported = await client.exportShown();
+    } catch (error) {
+      if (client === this.client()) this.#say(`Cannot export: ${errorText(error)}`, 'error');
       return;
     }
-    const shown = this.#info.textContent;
-    const exported = await client.exportShown();
     if (exported === undefined || client !== this.client()) return;
     const link = document.createElement('a');
     link.href = URL.createObjectURL(exported.blob);
@@ -100,7 +122,7 @@ export class BrowseBar {
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
     this.#say(
-      `${shown === '' ? '' : `${shown}; `}exported ${count.format(exported.records)} records to ${link.download}`,
+      `${shown === '' ? '' : `${shown}; `}exported ${count.format(exported.records)} records${exported.partial ? ' (those read so far)' : ''} to ${link.download}`,
       'exported',
     );
   }

@@ -34,7 +34,12 @@ export function byteSource(source: FileSource): ByteSource {
     size: source.size,
     async read(start, end) {
       if (end <= start) return new Uint8Array(0);
-      const response = await fetch(source.url, { headers: { range: `bytes=${start}-${end - 1}` } });
+      // Past the HTTP cache: it would keep a copy of the file, and it lets one request of a URL at a
+      // time through, so a record asked for would wait for the reading pass's slices in flight.
+      const response = await fetch(source.url, {
+        headers: { range: `bytes=${start}-${end - 1}` },
+        cache: 'no-store',
+      });
       if (response.status !== 206 && response.status !== 200) {
         throw new Error(
           `${source.name}: the server answered ${response.status} for bytes ${start}-${end - 1}`,

@@ -2,6 +2,7 @@
 // per file, and wires the table, the record view, the grid, the statistics, the theme and the keys.
 import { BrowseBar } from './browse-bar.js';
 import { byId } from './dom.js';
+import { droppedEntries, entryFiles } from './dropped-files.js';
 import { GridView } from './grid-view.js';
 import { RecordTable } from './record-table.js';
 import { renderRecord } from './record-view.js';
@@ -11,7 +12,7 @@ import { shardSet, sourceName, type Shard } from './shard-files.js';
 import { renderStats } from './stats-view.js';
 import { StatusView } from './status-view.js';
 import { initTheme, toggleTheme } from './theme.js';
-import { WorkerClient } from './worker-client.js';
+import { WorkerClient, WorkerRequestError } from './worker-client.js';
 import type { FileSource } from './worker-protocol.js';
 
 const status = new StatusView();
@@ -26,13 +27,29 @@ let statsShown = false;
 type Tab = 'records' | 'grid' | 'stats';
 let tab: Tab = 'records';
 
+/**
+ * Asks the open file's worker; a request it could not answer is said on the page and resolves to
+ * `fallback` (quietly when its file was closed meanwhile).
+ */
+async function ask<T>(what: string, request: (asked: WorkerClient) => Promise<T>, fallback: T): Promise<T> {
+  const asked = client;
+  if (asked === undefined) return fallback;
+  try {
+    return await request(asked);
+  } catch (error) {
+    if (asked === client) status.requestFailed(what, error instanceof Error ? error.message : String(error));
+    if (!(error instanceof WorkerRequestError)) throw error;
+    return fallback;
+  }
+}
+
 const table = new RecordTable(
   byId('record-table'),
-  (start, count) => client?.rows(start, count) ?? Promise.resolve([]),
+  (start, count) => ask('read the table rows', (asked) => asked.rows(start, count), []),
   (row) => void showRecord(row),
 );
 const grid = new GridView(
-  (start, count) => client?.thumbnails(start, count) ?? Promise.resolve([]),
+  (start, count) => ask('read the grid', (asked) => asked.thumbnails(start, count), []),
   (row) => {
     showTab('records');
     table.select(row);
@@ -52,7 +69,7 @@ const browse = new BrowseBar(
 
 async function showRecord(row: number): Promise<void> {
   shownRow = row;
-  const record = await client?.record(row);
+  const record = await ask(`read row ${row}`, (asked) => asked.record(row), undefined);
   if (record !== undefined && shownRow === row) await renderRecord(recordView, record);
 }
 
@@ -69,8 +86,13 @@ function showTab(next: Tab): void {
     statsShown = true;
     const asked = client;
     statsView.replaceChildren(document.createTextNode('Reading every record for the statistics…'));
-    void asked.profile().then((profile) => {
-      if (profile !== undefined && asked === client) renderStats(statsView, profile);
+    void ask('compute the statistics', (current) => current.profile(), undefined).then((profile) => {
+      if (asked !== client) return;
+      if (profile !== undefined) renderStats(statsView, profile);
+      else {
+        statsShown = false;
+        statsView.replaceChildren(document.createTextNode('The statistics could not be computed.'));
+      }
     });
   }
 }
@@ -94,7 +116,8 @@ function open(shard: Shard): void {
       status.show(event);
       browse.show(event);
       shardInfo.show(event);
-      if (event.type === 'progress' || event.type === 'done') {
+      // A selection made while the file is read keeps its rows; otherwise the table grows.
+      if ((event.type === 'progress' || event.type === 'done') && !browse.selecting) {
         table.setCount(event.records);
         grid.setCount(event.records);
         if (table.selected < 0 && event.records > 0) table.select(0);
@@ -141,7 +164,13 @@ document.addEventListener('dragleave', (event) => {
 document.addEventListener('drop', (event) => {
   event.preventDefault();
   overlay.hidden = true;
-  openAll(fromFiles(event.dataTransfer?.files ?? null));
+  const transfer = event.dataTransfer;
+  if (transfer === null) return;
+  const entries = droppedEntries(transfer);
+  // A folder dropped opens as the Folder… picker opens it: its files by their paths in it.
+  void entryFiles(entries).then(openAll, (error: unknown) =>
+    status.requestFailed('read the dropped files', error instanceof Error ? error.message : String(error)),
+  );
 });
 
 byId('previous').addEventListener('click', () => table.select(table.selected - 1));
@@ -149,7 +178,9 @@ byId('next').addEventListener('click', () => table.select(table.selected + 1));
 byId('jump-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const recordIndex = Number(byId<HTMLInputElement>('jump').value);
-  void client?.rowOf(recordIndex).then((row) => table.select(row));
+  void ask(`find record ${recordIndex}`, (asked) => asked.rowOf(recordIndex), -1).then((row) => {
+    if (row >= 0) table.select(row);
+  });
 });
 byId('theme-toggle').addEventListener('click', toggleTheme);
 for (const name of ['records', 'grid', 'stats'] as const) {

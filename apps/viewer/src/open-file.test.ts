@@ -48,13 +48,17 @@ describe('OpenFile', () => {
     expect(profile.records).toBe(40);
     const id = profile.features.find((feature) => feature.name === 'id');
     expect(id?.values?.numeric).toMatchObject({ min: '0', max: '39', mean: 19.5 });
-    expect(await opened.select({ kind: 'filter', expression: 'id >= 30 and id < 35' }, post)).toBe(5);
+    expect(await opened.select({ kind: 'filter', expression: 'id >= 30 and id < 35' }, post)).toEqual({
+      count: 5,
+      of: 40,
+      partial: false,
+    });
     expect((await opened.rows(0, 10)).map((row) => row.recordIndex)).toEqual([30, 31, 32, 33, 34]);
     const { blob, records } = await opened.exportShown(post);
     expect(records).toBe(5);
     const frames = file.bytes.subarray(file.offsets[30], file.offsets[35]);
     expect(new Uint8Array(await blob.arrayBuffer())).toEqual(frames);
-    expect(await opened.select({ kind: 'every', step: 13, start: 0 }, post)).toBe(4);
+    expect(await opened.select({ kind: 'every', step: 13, start: 0 }, post)).toMatchObject({ count: 4 });
     expect((await opened.rows(0, 10)).map((row) => row.recordIndex)).toEqual([0, 13, 26, 39]);
     await expect(opened.select({ kind: 'filter', expression: 'id >' }, post)).rejects.toThrow(/column 5/);
   });

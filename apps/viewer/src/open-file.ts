@@ -55,6 +55,8 @@ export class OpenFile {
   compression: TfrecordCompression = 'none';
   /** Byte ranges the reading pass lost (each counts as one record of the file). */
   lost: LostRange[] = [];
+  /** Whether the reading pass is over: until then the passes below cover the records read so far. */
+  scanned = false;
   readonly #cache: PayloadCache;
   /** The rows the table shows (a filter, a sample), or `undefined` for all. */
   #selected: SelectedRows;
@@ -110,6 +112,7 @@ export class OpenFile {
       reason: region.reason,
     }));
     this.lost = lost;
+    this.scanned = true;
     post({
       type: 'done',
       records: this.index.count,
@@ -190,11 +193,18 @@ export class OpenFile {
     return this.#profile;
   }
 
-  /** Makes the table show the rows `selection` keeps; resolves to how many. */
-  async select(selection: Selection, post: (message: WorkerResponse) => void): Promise<number> {
+  /**
+   * Makes the table show the rows `selection` keeps, among the records read so far while the reading
+   * pass goes on; resolves to how many, among how many, and whether the pass was still going.
+   */
+  async select(
+    selection: Selection,
+    post: (message: WorkerResponse) => void,
+  ): Promise<{ count: number; of: number; partial: boolean }> {
+    const partial = !this.scanned;
     const total = this.index.count;
     this.#selected = await selectRows(this.#from(), selection, this.#passProgress('select', total, post));
-    return this.count;
+    return { count: this.count, of: total, partial };
   }
 
   /** The rows the table shows as a new `.tfrecord` file. */

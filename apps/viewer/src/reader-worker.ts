@@ -15,7 +15,14 @@ const post = (message: WorkerResponse): void => scope.postMessage(message);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 scope.onmessage = (event: MessageEvent<WorkerRequest>): void => {
-  void handle(event.data).catch((error: unknown) => post({ type: 'failed', message: errorText(error) }));
+  const request = event.data;
+  void handle(request).catch((error: unknown) =>
+    post(
+      'id' in request
+        ? { type: 'error', id: request.id, message: errorText(error) }
+        : { type: 'failed', message: errorText(error) },
+    ),
+  );
 };
 
 async function handle(request: WorkerRequest): Promise<void> {
@@ -31,7 +38,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     }
     return;
   }
-  if (opened === undefined) return;
+  if (opened === undefined) throw new Error('no file is open in this worker');
   switch (request.type) {
     case 'rows':
       return post({ type: 'rows', id: request.id, rows: await opened.rows(request.start, request.count) });
@@ -48,8 +55,9 @@ async function handle(request: WorkerRequest): Promise<void> {
     case 'profile':
       return post({ type: 'profile', id: request.id, profile: await opened.profile(post) });
     case 'export': {
+      const partial = !opened.scanned;
       const { blob, records } = await opened.exportShown(post);
-      return post({ type: 'exported', id: request.id, blob, records });
+      return post({ type: 'exported', id: request.id, blob, records, partial });
     }
     case 'select': {
       const selection = request.selection;
@@ -57,11 +65,18 @@ async function handle(request: WorkerRequest): Promise<void> {
         post({
           type: 'selected',
           id: request.id,
-          count: await opened.select(selection, post),
+          ...(await opened.select(selection, post)),
           error: undefined,
         });
       } catch (error) {
-        post({ type: 'selected', id: request.id, count: -1, error: errorText(error) });
+        post({
+          type: 'selected',
+          id: request.id,
+          count: -1,
+          of: 0,
+          partial: false,
+          error: errorText(error),
+        });
       }
     }
   }

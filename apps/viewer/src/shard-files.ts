@@ -23,6 +23,7 @@ export interface ShardSet {
 /** The path a source is known by: a folder's files by their path inside it. */
 export function sourceName(source: FileSource): string {
   if (source.kind === 'url') return source.name;
+  if (source.path !== undefined) return source.path;
   return source.file.webkitRelativePath === '' ? source.file.name : source.file.webkitRelativePath;
 }
 

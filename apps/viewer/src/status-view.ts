@@ -15,6 +15,7 @@ export class StatusView {
   readonly #status = byId('status');
   readonly #problems = byId('problems');
   readonly #problemList = byId('problem-list');
+  readonly #requestError = byId('request-error');
   #compression = '';
 
   /** Clears everything for a new file. */
@@ -24,6 +25,14 @@ export class StatusView {
     this.#status.textContent = `Reading ${name}…`;
     this.#problems.hidden = true;
     this.#problemList.replaceChildren();
+    this.#requestError.hidden = true;
+    this.#requestError.textContent = '';
+  }
+
+  /** Says that the worker could not answer a request of the page (`what`: which one). */
+  requestFailed(what: string, message: string): void {
+    this.#requestError.textContent = `Could not ${what}: ${message}`;
+    this.#requestError.hidden = false;
   }
 
   /** Shows one event of the pass. */

@@ -1,9 +1,7 @@
 // The exploring half of the page in a real Chromium: schema and statistics with the reader specs,
 // filter expressions and the export of the records shown, seeded samples and every k-th record, the
 // image grid, and shard folders with their .idx files and manifest.
-import { mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -18,10 +16,9 @@ import {
 } from '@tfpipe/core';
 import { readTfrecordStream, iterate } from '@tfpipe/sink-tfrecord/web';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, chromiumPath } from '../../../test-support/chromium.js';
-import { serveBundle } from './testing/serve-bundle.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from '../../../test-support/chromium.js';
 import {
   detectionRecord,
   exploreFile,
@@ -31,16 +28,14 @@ import {
   tfrecordFile,
   type ExploreValues,
 } from './testing/tfrecord-files.js';
+import { STREAM_CHUNK_BYTES } from './byte-source.js';
+import type { Route } from './testing/serve-bundle.js';
+import { SCREENSHOTS, useViewerBrowser } from './testing/viewer-browser.js';
 import { viewerPage } from './testing/viewer-page.js';
 
 const executablePath = chromiumPath();
-/** Where the tests leave their screenshots (git-ignored; CI keeps it as an artifact). */
-const SCREENSHOTS = new URL('../test-results/', import.meta.url);
 const RECORDS = 100;
 
-let browser: Browser;
-let server: Server;
-let url: string;
 let page: Page;
 const { pick, finished, showsRecord } = viewerPage(() => page);
 
@@ -107,6 +102,14 @@ async function payloadsOf(bytes: Uint8Array): Promise<Uint8Array[]> {
   return payloads;
 }
 
+/** Writes `records` Examples as two shards `train-0000N-of-00002` with their .idx files and manifest. */
+async function writeShards(directory: string, records: number): Promise<void> {
+  const sink = tfrecordSink({ directory, prefix: 'train', shards: 2, index: true, manifest: true });
+  const writer = sink.getWriter();
+  for (let id = 0; id < records; id++) await writer.write(example({ id: int64(id) }));
+  await writer.close();
+}
+
 function concat(parts: readonly Uint8Array[]): Buffer {
   return Buffer.concat(parts.map((part) => Buffer.from(part)));
 }
@@ -117,25 +120,38 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
   let frames: Uint8Array[];
 
   beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
     file = await exploreFile(RECORDS);
     frames = file.offsets.map((offset, index) =>
       file.bytes.subarray(offset, file.offsets[index + 1] ?? file.bytes.length),
     );
-    ({ url, server } = await serveBundle());
-    browser = await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS });
   });
-  afterAll(async () => {
-    await browser?.close();
-    server?.close();
-  });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (error) => {
-      throw error;
-    });
-    await page.goto(url);
-  });
+  /** A file served as `tfpipe view` serves one (`files.json`, byte ranges); bytes past `held` wait. */
+  let served: { name: string; bytes: Uint8Array; held: number; release: Promise<void> } | undefined;
+  const route: Route = (path, request, response) => {
+    const file = served;
+    if (file === undefined) return false;
+    if (path === 'files.json') {
+      const list = [{ name: file.name, url: file.name, size: file.bytes.length }];
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(list));
+      return true;
+    }
+    if (path !== file.name) return false;
+    const [, first, last] = /^bytes=(\d+)-(\d+)$/.exec(request.headers.range ?? '') ?? [];
+    const start = Number(first);
+    const send = (): void => {
+      response.writeHead(206).end(Buffer.from(file.bytes.subarray(start, Number(last) + 1)));
+    };
+    if (start >= file.held) void file.release.then(send);
+    else send();
+    return true;
+  };
+  const session = useViewerBrowser(
+    executablePath!,
+    (opened) => {
+      page = opened;
+    },
+    route,
+  );
 
   it('profiles every feature in one pass, with the reader specs of tfpipe schema', async () => {
     await pick('explore.tfrecord', file.bytes);
@@ -208,7 +224,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
     expect(await spec('typescript')).toBe(typescriptSpec(stats));
     await page
       .context()
-      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
     await page.click('.copy-spec');
     await page.waitForSelector('.copy-spec:text("Copied")');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(typescriptSpec(stats));
@@ -330,10 +346,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
   it('opens a folder of shards with their .idx files checked and the manifest shown', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'tfpipe-view-shards-'));
     try {
-      const sink = tfrecordSink({ directory, prefix: 'train', shards: 2, index: true, manifest: true });
-      const writer = sink.getWriter();
-      for (let id = 0; id < 50; id++) await writer.write(example({ id: int64(id) }));
-      await writer.close();
+      await writeShards(directory, 50);
       await page.setInputFiles('#folder-input', directory);
       expect(await finished()).toMatch(/^25 records, every CRC verified/);
       expect(await page.locator('#file-list option').allTextContents()).toEqual([
@@ -373,6 +386,100 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
       expect(await page.textContent('#shard-info')).toMatch(/train\.manifest\.json: not JSON/);
     } finally {
       await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('opens a folder dropped on the page as the Folder… picker opens it', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'tfpipe-view-dropped-'));
+    try {
+      await writeShards(directory, 30);
+      await writeFile(join(directory, '.DS_Store'), 'not a shard');
+      const seen = async (): Promise<string[]> => {
+        expect(await finished()).toMatch(/^15 records, every CRC verified/);
+        await page.waitForSelector('.index-line[data-check="ok"]');
+        await page.waitForSelector('.manifest summary');
+        return [
+          ...(await page.locator('#file-list option').allTextContents()),
+          (await page.textContent('.index-line')) ?? '',
+          (await page.textContent('.manifest summary')) ?? '',
+        ];
+      };
+      await page.setInputFiles('#folder-input', directory);
+      const picked = await seen();
+      expect(picked.slice(0, 2)).toEqual([
+        expect.stringMatching(/^tfpipe-view-dropped-\w+\/train-00000-of-00002\.tfrecord$/),
+        expect.stringMatching(/^tfpipe-view-dropped-\w+\/train-00001-of-00002\.tfrecord$/),
+      ]);
+
+      // A real drag of the folder from the desktop, through Chromium's own drag and drop (DevTools
+      // protocol): the page gets a directory entry, as it does from a file manager.
+      await page.reload();
+      const session = await page.context().newCDPSession(page);
+      for (const type of ['dragEnter', 'dragOver', 'drop'] as const) {
+        await session.send('Input.dispatchDragEvent', {
+          type,
+          x: 640,
+          y: 400,
+          data: { items: [], files: [directory], dragOperationsMask: 1 },
+        });
+      }
+      expect(await seen()).toEqual(picked);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('filters (the f key), takes every k-th and exports while the file is still read, and says so', async () => {
+    const table = tabularFile(100_000);
+    // Only the first slice the reader asks for is answered until the test releases the rest.
+    let release!: () => void;
+    served = {
+      name: 'slow.tfrecord',
+      bytes: table.bytes,
+      held: STREAM_CHUNK_BYTES,
+      release: new Promise((resolve) => (release = resolve)),
+    };
+    try {
+      expect(table.bytes.length).toBeGreaterThan(STREAM_CHUNK_BYTES);
+      const ends = table.offsets.map((_, index) => table.offsets[index + 1] ?? table.bytes.length);
+      const read = ends.filter((end) => end <= STREAM_CHUNK_BYTES).length;
+      const n = (value: number): string => value.toLocaleString('en');
+      await page.reload();
+      await page.waitForFunction(
+        (records) => document.querySelector('#status')?.textContent?.endsWith(` ${records} records`),
+        n(read),
+      );
+      await page.keyboard.press('f');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('filter');
+      await page.keyboard.type('id < 1000');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#selection-info[data-state="selected"]');
+      const soFar = 'read so far (the file is still being read)';
+      expect(await page.textContent('#selection-info')).toBe(
+        `1,000 of ${n(read)} records ${soFar} match id < 1000`,
+      );
+      expect(await tableIndexes()).toEqual(expect.arrayContaining([0, 1, 2]));
+
+      const download = await exported();
+      expect(Buffer.compare(download.bytes, table.bytes.subarray(0, table.offsets[1000]))).toBe(0);
+      expect(await page.textContent('#selection-info')).toContain(
+        `; exported 1,000 records (those read so far) to slow-1000-records.tfrecord`,
+      );
+      await page.fill('#every-step', '7');
+      expect(await apply('every-form')).toBe(
+        `${n(Math.ceil(read / 7))} of ${n(read)} records ${soFar} every 7th`,
+      );
+      expect(await page.textContent('#status')).toMatch(/^Verifying/);
+
+      release();
+      expect(await finished()).toMatch(/^100,000 records, every CRC verified/);
+      expect(await page.textContent('#selection-info')).toContain(
+        'the file is now read: apply again for all 100,000',
+      );
+      expect(await apply('every-form')).toBe(`${n(Math.ceil(100_000 / 7))} of 100,000 records every 7th`);
+    } finally {
+      release();
+      served = undefined;
     }
   });
 

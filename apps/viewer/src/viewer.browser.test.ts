@@ -1,11 +1,9 @@
 // The page in a real Chromium (Debian's `chromium` through playwright-core): files opened through the
 // file input and through a drop, plain, gzip, zlib and corrupt; an image with its boxes checked by pixel.
-import { mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   bytes,
   encodeExample,
@@ -17,13 +15,14 @@ import {
 } from '@tfpipe/core';
 import { writeRecordHeader } from '@tfpipe/sink-tfrecord/web';
 import sharp from 'sharp';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, chromiumPath } from '../../../test-support/chromium.js';
+import { describe, expect, it } from 'vitest';
+import { chromiumPath } from '../../../test-support/chromium.js';
 import { processTreeRss, watchPeakRss } from '../../../test-support/process-tree.js';
-import { serveBundle } from './testing/serve-bundle.js';
+import { SCREENSHOTS, useViewerBrowser } from './testing/viewer-browser.js';
 import { viewerPage } from './testing/viewer-page.js';
 import {
   LARGE_FILE_BYTES,
+  bmp2x2,
   writeLargeFile,
   detectionRecord,
   greyJpeg,
@@ -38,12 +37,6 @@ const executablePath = chromiumPath();
 const largeFileTest = process.env.CI === 'true' || process.env.TFPIPE_LARGE_FILE_TEST === '1';
 if (executablePath !== undefined && !largeFileTest)
   console.warn('skipping the 2 GB+ file test: set TFPIPE_LARGE_FILE_TEST=1 (CI runs it)');
-/** Where the tests leave their screenshots (git-ignored; CI keeps it as an artifact). */
-const SCREENSHOTS = new URL('../test-results/', import.meta.url);
-
-let browser: Browser;
-let server: Server;
-let url: string;
 let page: Page;
 /** What the page's Content-Security-Policy blocked (it must block nothing the page does). */
 let cspViolations: string[] = [];
@@ -51,25 +44,12 @@ let cspViolations: string[] = [];
 const { pick, drop, finished, showsRecord, jump, recordText } = viewerPage(() => page);
 
 describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', () => {
-  beforeAll(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    ({ url, server } = await serveBundle());
-    browser = await chromium.launch({ executablePath: executablePath!, args: CHROMIUM_ARGS });
-  });
-  afterAll(async () => {
-    await browser?.close();
-    server?.close();
-  });
-  beforeEach(async () => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const session = useViewerBrowser(executablePath!, (opened) => {
+    page = opened;
     cspViolations = [];
     page.on('console', (message) => {
       if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
     });
-    page.on('pageerror', (error) => {
-      throw error;
-    });
-    await page.goto(url);
   });
 
   const table = tabularFile(12);
@@ -223,7 +203,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
   it('refuses to connect anywhere but its own origin (nothing leaves the machine)', async () => {
     // The test server under another name is another origin. CORS alone would also hide the answer, but
     // only the policy refuses to send the request, and Chromium reports it as a violation.
-    const elsewhere = url.replace('127.0.0.1', 'localhost');
+    const elsewhere = session.url.replace('127.0.0.1', 'localhost');
     const outcome = await page.evaluate(
       (target) =>
         fetch(target).then(
@@ -326,6 +306,32 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     300_000,
   );
 
+  it('says so when a request of the page fails in the worker (the picked file changed on disk)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'tfpipe-view-changed-'));
+    try {
+      const path = join(folder, 'changing.tfrecord');
+      await writeFile(path, tabularFile(30).bytes);
+      await page.setInputFiles('#file-input', path);
+      expect(await finished()).toMatch(/^30 records, every CRC verified/);
+      await showsRecord(0);
+      // The browser's File is a snapshot: once the file changes on disk, reading it fails, and so does
+      // the worker's request for the next record, which must reach the page rather than hang there.
+      await writeFile(path, tabularFile(31).bytes);
+      await page.keyboard.press('j');
+      await page.waitForSelector('#request-error:not([hidden])');
+      expect(await page.textContent('#request-error')).toMatch(/^Could not read row 1: \S/);
+      const failure = (await page.textContent('#request-error'))!.replace(/^Could not read row 1: /, '');
+      // The page still answers: a filter, which reads every record, fails with the same message.
+      await page.fill('#filter', 'id >= 0');
+      await page.click('#filter-form button[type="submit"]');
+      await page.waitForSelector('#selection-info[data-state="error"]');
+      expect(await page.textContent('#selection-info')).toBe(failure);
+      expect(failure).toContain('could not be read');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('shows a payload that is not an Example as a message, not a frozen page', async () => {
     await pick(
       'junk.tfrecord',
@@ -338,20 +344,3 @@ describe.skipIf(executablePath === undefined)('tfpipe view page in Chromium', ()
     expect(await recordText()).toContain('Example');
   });
 });
-
-/** A 2×2 24-bit BMP (BITMAPINFOHEADER), which no image library here writes. */
-function bmp2x2(): Uint8Array {
-  const file = new Uint8Array(70);
-  const view = new DataView(file.buffer);
-  file.set([0x42, 0x4d]);
-  view.setUint32(2, file.length, true);
-  view.setUint32(10, 54, true);
-  view.setUint32(14, 40, true);
-  view.setInt32(18, 2, true);
-  view.setInt32(22, 2, true);
-  view.setUint16(26, 1, true);
-  view.setUint16(28, 24, true);
-  view.setUint32(34, 16, true);
-  file.fill(0x80, 54); // grey pixels; each row of 6 bytes padded to 8
-  return file;
-}

@@ -13,13 +13,22 @@ type Reply = Extract<WorkerResponse, { id: number }>;
 /** What the reading pass tells the page while it runs. */
 export type ScanEvent = Exclude<WorkerResponse, Reply>;
 
+/** A request the worker could not answer: it threw, the worker failed, or the file was closed. */
+export class WorkerRequestError extends Error {
+  override name = 'WorkerRequestError';
+}
+
 /**
  * The page's side of the reader worker: one worker per open file (a new file ends the old worker, and
- * with it any pass still running), requests answered by id.
+ * with it any pass still running), requests answered by id. A request the worker throws on rejects
+ * with a {@link WorkerRequestError}, and so do the calls pending when the worker fails or is closed.
  */
 export class WorkerClient {
   readonly #worker: Worker;
-  readonly #pending = new Map<number, (reply: Reply) => void>();
+  readonly #pending = new Map<
+    number,
+    { resolve: (reply: Reply) => void; reject: (error: WorkerRequestError) => void }
+  >();
   #nextId = 0;
 
   /**
@@ -32,13 +41,18 @@ export class WorkerClient {
     this.#worker.onmessage = (event: MessageEvent<WorkerResponse>): void => {
       const message = event.data;
       if ('id' in message) {
-        this.#pending.get(message.id)?.(message);
+        const pending = this.#pending.get(message.id);
         this.#pending.delete(message.id);
+        if (message.type === 'error') pending?.reject(new WorkerRequestError(message.message));
+        else pending?.resolve(message);
       } else {
         onEvent(message);
       }
     };
-    this.#worker.onerror = (event): void => onEvent({ type: 'failed', message: event.message });
+    this.#worker.onerror = (event): void => {
+      onEvent({ type: 'failed', message: event.message });
+      this.#rejectPending(`the reader worker failed: ${event.message}`);
+    };
     this.#send({ type: 'open', source, index });
   }
 
@@ -73,13 +87,14 @@ export class WorkerClient {
   }
 
   /** Shows the rows `selection` keeps; resolves to their number, or the error in the selection. */
-  async select(selection: Selection): Promise<{ count: number; error: string | undefined }> {
+  async select(selection: Selection): Promise<Extract<Reply, { type: 'selected' }>> {
     const reply = await this.#ask((id) => ({ type: 'select', id, selection }));
-    return reply.type === 'selected' ? reply : { count: -1, error: 'no answer' };
+    if (reply.type !== 'selected') throw new WorkerRequestError(`a ${reply.type} reply to a selection`);
+    return reply;
   }
 
   /** The rows shown, as a new `.tfrecord` file. */
-  async exportShown(): Promise<{ blob: Blob; records: number } | undefined> {
+  async exportShown(): Promise<{ blob: Blob; records: number; partial: boolean } | undefined> {
     const reply = await this.#ask((id) => ({ type: 'export', id }));
     return reply.type === 'exported' ? reply : undefined;
   }
@@ -87,15 +102,21 @@ export class WorkerClient {
   /** Ends the worker. */
   close(): void {
     this.#worker.terminate();
-    this.#pending.clear();
+    this.#rejectPending('the file was closed');
   }
 
   #ask(request: (id: number) => WorkerRequest): Promise<Reply> {
     const id = this.#nextId++;
-    return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
       this.#send(request(id));
     });
+  }
+
+  #rejectPending(message: string): void {
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    for (const { reject } of pending) reject(new WorkerRequestError(message));
   }
 
   #send(request: WorkerRequest): void {

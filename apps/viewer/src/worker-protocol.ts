@@ -5,7 +5,12 @@ import type { DatasetProfile } from './stats/dataset-profile.js';
 
 /** Where the worker reads a file from: a picked or dropped `File`, or a URL `tfpipe view` serves. */
 export type FileSource =
-  | { readonly kind: 'file'; readonly file: File }
+  | {
+      readonly kind: 'file';
+      readonly file: File;
+      /** Its path in a dropped folder (`shards/a.tfrecord`); a picked file's is its `webkitRelativePath`. */
+      readonly path?: string;
+    }
   | { readonly kind: 'url'; readonly url: string; readonly name: string; readonly size: number };
 
 /** A record that could not be read: what went wrong and where, as `tfpipe verify` reports it. */
@@ -153,6 +158,12 @@ export type WorkerResponse =
       /** The check against the records read, once the reading pass is done. */
       readonly check: IndexCheck | undefined;
     }
+  | {
+      /** The request `id` threw: the page's pending call rejects with `message`. */
+      readonly type: 'error';
+      readonly id: number;
+      readonly message: string;
+    }
   | { readonly type: 'rows'; readonly id: number; readonly rows: readonly RecordRow[] }
   | { readonly type: 'record'; readonly id: number; readonly record: RecordDetail | undefined }
   | { readonly type: 'rowOf'; readonly id: number; readonly row: number }
@@ -162,7 +173,18 @@ export type WorkerResponse =
       readonly id: number;
       /** Rows the selection keeps (the table's new length), or -1 with `error`. */
       readonly count: number;
+      /** Readable records it chose among: all of the file's, or those read so far (`partial`). */
+      readonly of: number;
+      /** Whether the reading pass was still going: the selection covers the records read so far. */
+      readonly partial: boolean;
       readonly error: string | undefined;
     }
-  | { readonly type: 'exported'; readonly id: number; readonly blob: Blob; readonly records: number }
+  | {
+      readonly type: 'exported';
+      readonly id: number;
+      readonly blob: Blob;
+      readonly records: number;
+      /** Whether the reading pass was still going: the records read so far were exported. */
+      readonly partial: boolean;
+    }
   | { readonly type: 'thumbnails'; readonly id: number; readonly thumbnails: readonly Thumbnail[] };

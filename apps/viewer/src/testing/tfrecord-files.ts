@@ -187,3 +187,20 @@ export async function exploreFile(
   );
   return { ...tfrecordFile(payloads), values, payloads };
 }
+
+/** A 2×2 24-bit BMP (BITMAPINFOHEADER), which no image library here writes. */
+export function bmp2x2(): Uint8Array {
+  const file = new Uint8Array(70);
+  const view = new DataView(file.buffer);
+  file.set([0x42, 0x4d]);
+  view.setUint32(2, file.length, true);
+  view.setUint32(10, 54, true);
+  view.setUint32(14, 40, true);
+  view.setInt32(18, 2, true);
+  view.setInt32(22, 2, true);
+  view.setUint16(26, 1, true);
+  view.setUint16(28, 24, true);
+  view.setUint32(34, 16, true);
+  file.fill(0x80, 54); // grey pixels; each row of 6 bytes padded to 8
+  return file;
+}
