@@ -11,9 +11,9 @@ import {
   example,
   sampleRows,
   tensorflowSpec,
-  typescriptSpec,
   daliSpec,
 } from '@tfpipe/core';
+import { typescriptSpec } from './stats/dataset-profile.js';
 import { readTfrecordStream, iterate } from '@tfpipe/sink-tfrecord/web';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import type { Page } from 'playwright-core';
@@ -208,7 +208,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
       await page.locator('.feature-card[data-feature="image/encoded"] .top-sizes tr').allInnerTexts(),
     ).toEqual([`16×12\t${pngs}`, `20×10\t${RECORDS - pngs}`]);
 
-    // The reader specs are core's, computed here from the same records.
+    // The reader specs are core's and the dataset's, computed here from the same records.
     const collector = new FeatureStatsCollector();
     for (const payload of file.payloads) collector.add(decodeExample(payload));
     const stats = collector.result();

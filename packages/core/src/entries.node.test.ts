@@ -120,7 +120,6 @@ describe('the entries of @tfpipe/core', () => {
         "shuffleBuffer: function",
         "take: function",
         "tensorflowSpec: function",
-        "typescriptSpec: function",
         "unbatch: function",
       ]
     `);

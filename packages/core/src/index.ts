@@ -38,7 +38,6 @@ export { readerSpec } from './stats/reader-spec.js';
 export type { ReaderSpec, FeatureParseSpec } from './stats/reader-spec.js';
 export { tensorflowSpec, daliSpec } from './stats/python-spec.js';
 export type { PythonSpecOptions } from './stats/python-spec.js';
-export { typescriptSpec } from './stats/typescript-spec.js';
 
 // Stages
 export { buildExamples } from './stages/build-examples.js';

@@ -2,11 +2,11 @@ import {
   FeatureStatsCollector,
   daliSpec,
   tensorflowSpec,
-  typescriptSpec,
   type DatasetStats,
   type FeatureListStat,
   type FeatureStat,
 } from '@tfpipe/core';
+import { specFromStats, specTypeScript } from '@tfpipe/dataset';
 import type { TfrecordCompression } from '@tfpipe/sink-tfrecord/web';
 import type { DecodedPayload } from '../decode-payload.js';
 import { FeatureProfiler, type ValueProfile } from './feature-profile.js';
@@ -89,4 +89,10 @@ export class ProfileCollector {
       },
     };
   }
+}
+
+/** The `@tfpipe/dataset` spec of the data as TypeScript, exactly as `tfpipe schema --format ts` prints it. */
+export function typescriptSpec(stats: DatasetStats): string {
+  const generated = specFromStats(stats);
+  return specTypeScript(generated.spec, { notes: generated.notes, skipped: generated.skipped });
 }
