@@ -1,5 +1,6 @@
 import type { TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
+import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
 import { z } from 'zod';
 import type { CsvFeaturesOptions } from './csv-features.js';
 import type { CsvSourceOptions } from './csv-source-options.js';
@@ -163,25 +164,8 @@ export function checkCsvFeaturesOptions(options: unknown): void {
 }
 
 // The documented option types must be the schemas' keys, and what a schema lets through must fit them.
-type Settled<T> = T extends (...args: never[]) => unknown
-  ? T
-  : T extends readonly (infer Item)[]
-    ? readonly Settled<Item>[]
-    : T extends ReadableStream<Uint8Array>
-      ? T
-      : T extends object
-        ? { readonly [K in keyof T]?: Settled<Exclude<T[K], undefined>> }
-        : T;
-type Fits<Schema extends z.ZodType, Documented> = [keyof z.output<Schema>] extends [keyof Documented]
-  ? [keyof Documented] extends [keyof z.output<Schema>]
-    ? Settled<z.output<Schema>> extends Settled<Documented>
-      ? true
-      : 'the schema lets through values the documented type does not allow'
-    : 'the documented type has options the schema does not know'
-  : 'the schema has options the documented type does not have';
-type Holds<Check extends true> = Check;
-/** Compiles only while the documented option types and the schemas agree (see `Fits`). */
+/** Compiles only while the documented option types and the schemas agree (see `OptionsFit`). */
 export type CsvOptionTypesFit = [
-  Holds<Fits<ReturnType<typeof buildSourceSchema>, CsvSourceOptions>>,
-  Holds<Fits<ReturnType<typeof buildFeaturesSchema>, CsvFeaturesOptions>>,
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildSourceSchema>>, CsvSourceOptions>>,
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildFeaturesSchema>>, CsvFeaturesOptions>>,
 ];

@@ -1,0 +1,175 @@
+import type { TfpipeError } from '@tfpipe/core';
+import { checkOptions } from '@tfpipe/core/plugin';
+import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
+import type { AsyncBuffer } from 'hyparquet';
+import { z } from 'zod';
+import { isAsyncBuffer, isBlob } from './blob-async-buffer.js';
+import type { ParquetReadOptions } from './parquet-read-options.js';
+import type { ParquetSchemaOptions } from './parquet-schema.js';
+import type { ParquetSourceOptions } from './node/parquet-source.js';
+import type { ParquetBufferSourceOptions } from './web/parquet-source.js';
+
+/** The stage every Parquet option error names, from code or from a pipeline file. */
+export const PARQUET_OPTIONS_STAGE = 'parquetSource';
+
+const name = () => z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
+const wholeNumber = (minimum: number) =>
+  z
+    .int({ error: `expected a whole number ≥ ${minimum}` })
+    .min(minimum, { error: `expected a whole number ≥ ${minimum}` });
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, {
+    error: `expected ${values
+      .slice(0, -1)
+      .map((value) => JSON.stringify(value))
+      .join(', ')} or ${JSON.stringify(values.at(-1))}`,
+  });
+
+/** The mapping options `parquetSchema` takes too. */
+function mappingShape() {
+  return {
+    columns: z
+      .array(name(), { error: 'expected a list of column names' })
+      .min(1, { error: 'expected at least one column name' }),
+    decimal: oneOf(['float', 'text']),
+    timestampUnit: oneOf(['s', 'ms', 'us', 'ns']),
+    separator: name(),
+    nested: oneOf(['error', 'parallel']),
+  };
+}
+
+/** The read options a pipeline file can give too (the plugin chooses the batches itself). */
+function readShape() {
+  return {
+    ...mappingShape(),
+    rowGroups: z.array(wholeNumber(0), { error: 'expected a list of row group indexes' }),
+    rowStart: wholeNumber(0),
+    rowEnd: wholeNumber(0),
+    decodeRows: wholeNumber(1),
+    maxColumnChunkBytes: wholeNumber(1),
+    maxPageBytes: wholeNumber(1),
+  };
+}
+
+/** Files by path (Node). */
+function pathShape() {
+  return {
+    path: name(),
+    paths: z
+      .array(name(), { error: 'expected a list of paths' })
+      .min(1, { error: 'expected at least one path' }),
+  };
+}
+
+/** The bytes of one file, and the name positions give it. */
+function fileShape() {
+  return {
+    file: z.custom<AsyncBuffer | Blob>((value) => isBlob(value) || isAsyncBuffer(value), {
+      error: 'expected a Blob, a File, an ArrayBuffer or an AsyncBuffer',
+    }),
+    name: z.string({ error: 'expected a string' }),
+  };
+}
+
+/** Options only code can give (batches, callbacks). */
+function codeShape() {
+  return {
+    batchSize: wholeNumber(1),
+    onError: oneOf(['fail', 'skip']),
+    onSkip: z.custom<(error: TfpipeError) => void>((value) => typeof value === 'function', {
+      error: 'expected a function',
+    }),
+  };
+}
+
+type Shape = Record<string, z.ZodType>;
+
+/** Every key optional, unknown keys refused, and the rules between keys: one of `inputs`, rows in order. */
+function parquetObject<S extends Shape>(shape: S, inputs: readonly string[]) {
+  const optional = Object.fromEntries(Object.entries(shape).map(([key, type]) => [key, type.optional()]));
+  return z.strictObject(optional as { [K in keyof S]: z.ZodOptional<S[K]> }).check((context) => {
+    const value = context.value as Record<string, unknown>;
+    const given = inputs.filter((key) => value[key] !== undefined);
+    if (inputs.length > 0 && given.length !== 1) {
+      context.issues.push({
+        code: 'custom',
+        input: value,
+        message:
+          inputs.length === 1 ? `expected ${inputs[0]}` : `expected exactly one of ${inputs.join(', ')}`,
+      });
+    }
+    const { rowStart, rowEnd } = value;
+    if (typeof rowEnd === 'number' && rowEnd < (typeof rowStart === 'number' ? rowStart : 0)) {
+      context.issues.push({
+        code: 'custom',
+        input: rowEnd,
+        path: ['rowEnd'],
+        message: `expected a row at or after rowStart (${String(rowStart)})`,
+      });
+    }
+  });
+}
+
+let sourceSchema: ReturnType<typeof buildSourceSchema> | undefined;
+let bufferSchema: ReturnType<typeof buildBufferSchema> | undefined;
+let readerSchema: ReturnType<typeof buildReaderSchema> | undefined;
+let mappingSchema: ReturnType<typeof buildMappingSchema> | undefined;
+let pluginSchema: ReturnType<typeof buildPluginSchema> | undefined;
+
+function buildSourceSchema() {
+  return parquetObject({ ...pathShape(), ...fileShape(), ...readShape(), ...codeShape() }, [
+    'path',
+    'paths',
+    'file',
+  ]);
+}
+function buildBufferSchema() {
+  return parquetObject({ ...fileShape(), ...readShape(), ...codeShape() }, ['file']);
+}
+function buildReaderSchema() {
+  return parquetObject({ ...readShape(), ...codeShape() }, []);
+}
+function buildMappingSchema() {
+  return parquetObject({ ...mappingShape(), name: fileShape().name }, []);
+}
+function buildPluginSchema() {
+  return parquetObject(
+    { ...pathShape(), ...readShape(), missing: oneOf(['omit', 'empty', 'error']) },
+    // One wording for code and pipeline files, though only code can give a file's bytes.
+    ['path', 'paths', 'file'],
+  );
+}
+
+/** The schema of the Parquet plugin's options in a pipeline file, built on first use. */
+export function parquetPluginSchema(): ReturnType<typeof buildPluginSchema> {
+  return (pluginSchema ??= buildPluginSchema());
+}
+
+/** Checks the Node `parquetSource` options. @throws TfpipeError `INVALID_OPTION` naming the option */
+export function checkParquetSourceOptions(options: unknown): void {
+  checkOptions((sourceSchema ??= buildSourceSchema()), options, PARQUET_OPTIONS_STAGE);
+}
+
+/** Checks the browser `parquetSource` options. @throws TfpipeError `INVALID_OPTION` naming the option */
+export function checkParquetBufferOptions(options: unknown): void {
+  checkOptions((bufferSchema ??= buildBufferSchema()), options, PARQUET_OPTIONS_STAGE);
+}
+
+/** Checks `createParquetSource` options. @throws TfpipeError `INVALID_OPTION` naming the option */
+export function checkParquetReaderOptions(options: unknown): void {
+  checkOptions((readerSchema ??= buildReaderSchema()), options, PARQUET_OPTIONS_STAGE);
+}
+
+/** Checks `parquetSchema` options. @throws TfpipeError `INVALID_OPTION` naming the option */
+export function checkParquetSchemaOptions(options: unknown): void {
+  checkOptions((mappingSchema ??= buildMappingSchema()), options, 'parquetSchema');
+}
+
+// The documented option types must be the schemas' keys, and what a schema lets through must fit them.
+/** Compiles only while the documented option types and the schemas agree (see `OptionsFit`). */
+export type ParquetOptionTypesFit = [
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildSourceSchema>>, ParquetSourceOptions>>,
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildBufferSchema>>, ParquetBufferSourceOptions>>,
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildReaderSchema>>, ParquetReadOptions>>,
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildMappingSchema>>, ParquetSchemaOptions>>,
+];
