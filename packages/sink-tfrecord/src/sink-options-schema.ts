@@ -1,6 +1,15 @@
 import type { PayloadType, TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
 import type { DeferredOutput, OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
+import {
+  optionFlag,
+  optionFunction,
+  optionName,
+  optionOneOf,
+  optionsObject,
+  optionWholeNumber,
+  type OptionRuleIssue,
+} from '@tfpipe/node-utils/options';
 import { z } from 'zod';
 import type { TfrecordSinkOptions } from './sink-options.js';
 
@@ -10,22 +19,10 @@ export const SINK_OPTIONS_STAGE = 'tfrecordSink';
 /** The smallest write buffer, in bytes. */
 const MIN_BUFFER_BYTES = 64 * 1024;
 
-const name = () => z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const flag = () => z.boolean({ error: 'expected true or false' });
-const wholeNumber = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) => {
-  const error =
-    maximum === Number.MAX_SAFE_INTEGER
-      ? `expected a whole number ≥ ${minimum}`
-      : `expected a whole number from ${minimum} to ${maximum}`;
-  return z.int({ error }).min(minimum, { error }).max(maximum, { error });
-};
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, {
-    error: `expected ${values
-      .slice(0, -1)
-      .map((value) => JSON.stringify(value))
-      .join(', ')} or ${JSON.stringify(values.at(-1))}`,
-  });
+const name = optionName;
+const flag = optionFlag;
+const wholeNumber = optionWholeNumber;
+const oneOf = optionOneOf;
 
 /** The options a pipeline file can give too: everything but callbacks and what the run decides. */
 function sharedShape() {
@@ -56,13 +53,9 @@ function sharedShape() {
 function codeShape() {
   return {
     payloadType: oneOf(['Example', 'SequenceExample']) as z.ZodType<PayloadType>,
-    deferOutput: z.custom<(output: DeferredOutput) => void>((value) => typeof value === 'function', {
-      error: 'expected a function',
-    }),
+    deferOutput: optionFunction<(output: DeferredOutput) => void>(),
     onError: oneOf(['fail', 'skip']),
-    onSkip: z.custom<(error: TfpipeError) => void>((value) => typeof value === 'function', {
-      error: 'expected a function',
-    }),
+    onSkip: optionFunction<(error: TfpipeError) => void>(),
   };
 }
 
@@ -73,12 +66,9 @@ export function compressionOfName(name: string): 'gzip' | 'zlib' | undefined {
   return undefined;
 }
 
-type Shape = Record<string, z.ZodType>;
-type Issue = { readonly path?: readonly string[]; readonly message: string };
-
 /** The rules between keys: one output, sharding that fits it, a compression its name agrees with. */
-function rulesBetweenKeys(value: Record<string, unknown>): Issue[] {
-  const issues: Issue[] = [];
+function rulesBetweenKeys(value: Record<string, unknown>): OptionRuleIssue[] {
+  const issues: OptionRuleIssue[] = [];
   const given = (key: string) => value[key] !== undefined;
   if (given('path') === given('directory')) {
     issues.push({ message: 'expected exactly one of path (one file), directory (sharded output)' });
@@ -110,26 +100,14 @@ function rulesBetweenKeys(value: Record<string, unknown>): Issue[] {
   return issues;
 }
 
-/** Every key optional, unknown keys refused, and the rules between keys. */
-function sinkObject<S extends Shape>(shape: S) {
-  const optional = Object.fromEntries(Object.entries(shape).map(([key, type]) => [key, type.optional()]));
-  return z.strictObject(optional as { [K in keyof S]: z.ZodOptional<S[K]> }).check((context) => {
-    const value = context.value as Record<string, unknown>;
-    for (const issue of rulesBetweenKeys(value)) {
-      const input = issue.path === undefined ? value : value[issue.path[0]!];
-      context.issues.push({ code: 'custom', input, ...issue, path: [...(issue.path ?? [])] });
-    }
-  });
-}
-
 let sinkSchema: ReturnType<typeof buildSinkSchema> | undefined;
 let pluginSchema: ReturnType<typeof buildPluginSchema> | undefined;
 
 function buildSinkSchema() {
-  return sinkObject({ ...sharedShape(), ...codeShape() });
+  return optionsObject({ ...sharedShape(), ...codeShape() }, rulesBetweenKeys);
 }
 function buildPluginSchema() {
-  return sinkObject(sharedShape());
+  return optionsObject(sharedShape(), rulesBetweenKeys);
 }
 
 /** The schema of the sink plugin's options in a pipeline file, built on first use. */

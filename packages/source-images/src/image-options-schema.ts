@@ -1,6 +1,16 @@
 import type { TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
 import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
+import {
+  optionFlag,
+  optionFunction,
+  optionName,
+  optionNames,
+  optionOneOf,
+  optionsObject,
+  optionWholeNumber,
+  type OptionRuleIssue,
+} from '@tfpipe/node-utils/options';
 import { z } from 'zod';
 import { DEFAULT_IMAGE_KEYS, type ImageKeyRole } from './image-keys.js';
 import type { ImageSourceOptions } from './image-source-options.js';
@@ -12,23 +22,11 @@ export const IMAGE_OPTIONS_STAGE = 'imageSource';
 /** sharp's largest side, in pixels. */
 const MAX_SIDE = 16383;
 
-const name = () => z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const names = (what: string) => z.array(name(), { error: `expected a list of ${what}` });
-const flag = () => z.boolean({ error: 'expected true or false' });
-const wholeNumber = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) => {
-  const error =
-    maximum === Number.MAX_SAFE_INTEGER
-      ? `expected a whole number ≥ ${minimum}`
-      : `expected a whole number from ${minimum} to ${maximum}`;
-  return z.int({ error }).min(minimum, { error }).max(maximum, { error });
-};
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, {
-    error: `expected ${values
-      .slice(0, -1)
-      .map((value) => JSON.stringify(value))
-      .join(', ')} or ${JSON.stringify(values.at(-1))}`,
-  });
+const name = optionName;
+const names = optionNames;
+const flag = optionFlag;
+const wholeNumber = optionWholeNumber;
+const oneOf = optionOneOf;
 
 /** Each role optional: a feature name, or false to leave the feature out. */
 function keysShape() {
@@ -85,75 +83,60 @@ function sharedShape() {
 function codeShape() {
   return {
     onError: oneOf(['fail', 'skip']),
-    onSkip: z.custom<(error: TfpipeError) => void>((value) => typeof value === 'function', {
-      error: 'expected a function',
-    }),
+    onSkip: optionFunction<(error: TfpipeError) => void>(),
   };
 }
-
-type Shape = Record<string, z.ZodType>;
 
 /** The first item of `items` that is there twice. */
 function twice(items: readonly unknown[]): unknown {
   return items.find((item, index) => items.indexOf(item) !== index);
 }
 
-/** Every key optional, unknown keys refused, and the rules between keys. */
-function imageObject<S extends Shape>(shape: S) {
-  const optional = Object.fromEntries(Object.entries(shape).map(([key, type]) => [key, type.optional()]));
-  return z.strictObject(optional as { [K in keyof S]: z.ZodOptional<S[K]> }).check((context) => {
-    const value = context.value as Record<string, unknown>;
-    const inputs = ['folder', 'list', 'coco', 'voc'].filter((key) => value[key] !== undefined);
-    if (inputs.length !== 1) {
-      context.issues.push({
-        code: 'custom',
-        input: value,
-        message: `expected exactly one of folder, list, coco, voc (got ${inputs.length === 0 ? 'none' : inputs.join(', ')})`,
+/** The rules between keys: one input, no format for raw pixels, each class and feature name once. */
+function rulesBetweenKeys(value: Record<string, unknown>): OptionRuleIssue[] {
+  const issues: OptionRuleIssue[] = [];
+  const inputs = ['folder', 'list', 'coco', 'voc'].filter((key) => value[key] !== undefined);
+  if (inputs.length !== 1) {
+    issues.push({
+      message: `expected exactly one of folder, list, coco, voc (got ${inputs.length === 0 ? 'none' : inputs.join(', ')})`,
+    });
+  }
+  if (value.format !== undefined && value.raw === true) {
+    issues.push({
+      path: ['format'],
+      message: 'expected no format with raw: true (raw pixels are not encoded)',
+    });
+  }
+  const classNames = value.classNames;
+  if (Array.isArray(classNames) && twice(classNames) !== undefined) {
+    issues.push({
+      path: ['classNames'],
+      message: `expected each name once, ${JSON.stringify(twice(classNames))} is there twice`,
+    });
+  }
+  const keys = value.keys as Record<string, unknown> | undefined;
+  if (keys !== undefined) {
+    const given = Object.entries(keys).filter((entry) => entry[1] !== undefined);
+    const merged: Record<string, unknown> = { ...DEFAULT_IMAGE_KEYS, ...Object.fromEntries(given) };
+    const shared = twice(Object.values(merged).filter((feature) => typeof feature === 'string'));
+    if (shared !== undefined) {
+      issues.push({
+        path: ['keys'],
+        message: `expected each feature name once, two roles name ${JSON.stringify(shared)}`,
       });
     }
-    if (value.format !== undefined && value.raw === true) {
-      context.issues.push({
-        code: 'custom',
-        input: value.format,
-        path: ['format'],
-        message: 'expected no format with raw: true (raw pixels are not encoded)',
-      });
-    }
-    const classNames = value.classNames;
-    if (Array.isArray(classNames) && twice(classNames) !== undefined) {
-      context.issues.push({
-        code: 'custom',
-        input: classNames,
-        path: ['classNames'],
-        message: `expected each name once, ${JSON.stringify(twice(classNames))} is there twice`,
-      });
-    }
-    const keys = value.keys as Record<string, unknown> | undefined;
-    if (keys !== undefined) {
-      const given = Object.entries(keys).filter((entry) => entry[1] !== undefined);
-      const merged: Record<string, unknown> = { ...DEFAULT_IMAGE_KEYS, ...Object.fromEntries(given) };
-      const features = Object.values(merged).filter((feature) => typeof feature === 'string');
-      const shared = twice(features);
-      if (shared !== undefined) {
-        context.issues.push({
-          code: 'custom',
-          input: keys,
-          path: ['keys'],
-          message: `expected each feature name once, two roles name ${JSON.stringify(shared)}`,
-        });
-      }
-    }
-  });
+  }
+  return issues;
 }
 
 let sourceSchema: ReturnType<typeof buildSourceSchema> | undefined;
 let pluginSchema: ReturnType<typeof buildPluginSchema> | undefined;
 
 function buildSourceSchema() {
-  return imageObject({ ...sharedShape(), ...codeShape() });
+  return optionsObject({ ...sharedShape(), ...codeShape() }, rulesBetweenKeys);
 }
 function buildPluginSchema() {
-  return imageObject(sharedShape());
+  return optionsObject(sharedShape(), rulesBetweenKeys);
 }
 
 /** The schema of `imageSource`'s options, built on first use (zod's construction cost is paid once). */

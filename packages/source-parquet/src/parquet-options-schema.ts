@@ -2,6 +2,15 @@ import type { TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
 import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
 import type { AsyncBuffer } from 'hyparquet';
+import {
+  optionFunction,
+  optionName,
+  optionNames,
+  optionOneOf,
+  optionsObject,
+  optionWholeNumber,
+  type OptionRuleIssue,
+} from '@tfpipe/node-utils/options';
 import { z } from 'zod';
 import { isAsyncBuffer, isBlob } from './blob-async-buffer.js';
 import type { ParquetReadOptions } from './parquet-read-options.js';
@@ -12,25 +21,14 @@ import type { ParquetBufferSourceOptions } from './web/parquet-source.js';
 /** The stage every Parquet option error names, from code or from a pipeline file. */
 export const PARQUET_OPTIONS_STAGE = 'parquetSource';
 
-const name = () => z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const wholeNumber = (minimum: number) =>
-  z
-    .int({ error: `expected a whole number ≥ ${minimum}` })
-    .min(minimum, { error: `expected a whole number ≥ ${minimum}` });
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.enum(values, {
-    error: `expected ${values
-      .slice(0, -1)
-      .map((value) => JSON.stringify(value))
-      .join(', ')} or ${JSON.stringify(values.at(-1))}`,
-  });
+const name = optionName;
+const wholeNumber = optionWholeNumber;
+const oneOf = optionOneOf;
 
 /** The mapping options `parquetSchema` takes too. */
 function mappingShape() {
   return {
-    columns: z
-      .array(name(), { error: 'expected a list of column names' })
-      .min(1, { error: 'expected at least one column name' }),
+    columns: optionNames('column names').min(1, { error: 'expected at least one column name' }),
     decimal: oneOf(['float', 'text']),
     timestampUnit: oneOf(['s', 'ms', 'us', 'ns']),
     separator: name(),
@@ -55,9 +53,7 @@ function readShape() {
 function pathShape() {
   return {
     path: name(),
-    paths: z
-      .array(name(), { error: 'expected a list of paths' })
-      .min(1, { error: 'expected at least one path' }),
+    paths: optionNames('paths').min(1, { error: 'expected at least one path' }),
   };
 }
 
@@ -76,38 +72,32 @@ function codeShape() {
   return {
     batchSize: wholeNumber(1),
     onError: oneOf(['fail', 'skip']),
-    onSkip: z.custom<(error: TfpipeError) => void>((value) => typeof value === 'function', {
-      error: 'expected a function',
-    }),
+    onSkip: optionFunction<(error: TfpipeError) => void>(),
   };
 }
 
-type Shape = Record<string, z.ZodType>;
-
-/** Every key optional, unknown keys refused, and the rules between keys: one of `inputs`, rows in order. */
-function parquetObject<S extends Shape>(shape: S, inputs: readonly string[]) {
-  const optional = Object.fromEntries(Object.entries(shape).map(([key, type]) => [key, type.optional()]));
-  return z.strictObject(optional as { [K in keyof S]: z.ZodOptional<S[K]> }).check((context) => {
-    const value = context.value as Record<string, unknown>;
+/** The rules between keys: exactly one of `inputs` (when there are), rows in order. */
+function rulesBetweenKeys(inputs: readonly string[]) {
+  return (value: Record<string, unknown>): OptionRuleIssue[] => {
+    const issues: OptionRuleIssue[] = [];
     const given = inputs.filter((key) => value[key] !== undefined);
     if (inputs.length > 0 && given.length !== 1) {
-      context.issues.push({
-        code: 'custom',
-        input: value,
+      issues.push({
         message:
           inputs.length === 1 ? `expected ${inputs[0]}` : `expected exactly one of ${inputs.join(', ')}`,
       });
     }
     const { rowStart, rowEnd } = value;
     if (typeof rowEnd === 'number' && rowEnd < (typeof rowStart === 'number' ? rowStart : 0)) {
-      context.issues.push({
-        code: 'custom',
-        input: rowEnd,
-        path: ['rowEnd'],
-        message: `expected a row at or after rowStart (${String(rowStart)})`,
-      });
+      issues.push({ path: ['rowEnd'], message: `expected a row at or after rowStart (${String(rowStart)})` });
     }
-  });
+    return issues;
+  };
+}
+
+/** Every key optional, unknown keys refused, and the rules between keys. */
+function parquetObject<S extends Record<string, z.ZodType>>(shape: S, inputs: readonly string[]) {
+  return optionsObject(shape, rulesBetweenKeys(inputs));
 }
 
 let sourceSchema: ReturnType<typeof buildSourceSchema> | undefined;
