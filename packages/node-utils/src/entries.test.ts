@@ -38,6 +38,7 @@ describe('the entries of @tfpipe/node-utils', () => {
         "optionOneOf: function",
         "optionWholeNumber: function",
         "optionsObject: function",
+        "z: object",
       ]
     `);
   });

@@ -2,9 +2,13 @@
  * @module @tfpipe/node-utils/options
  * The words every tfpipe plugin's option schema is written in (zod), so that the same kind of
  * option is refused with the same message by every plugin, in code and in a pipeline file.
- * Web-standard: no `node:*` (the browser entries of the plugins use it too).
+ * Web-standard: no `node:*` (the browser entries of the plugins use it too). zod is bundled into
+ * this entry and re-exported as `z`: the plugins and the pipeline build their schemas with this
+ * one copy, which a process loads as one module instead of zod's ~95.
  */
 import { z } from 'zod';
+
+export { z };
 
 /** A string of at least one character: `expected a non-empty string`. */
 export function optionName() {

@@ -1,6 +1,6 @@
 import { attachReport, defineSinkPlugin, defineSourcePlugin, optionsSchema } from '@tfpipe/core/plugin';
 import { mapRows, reportOf, TfpipeError, type StageReport } from '@tfpipe/core';
-import { z } from 'zod';
+import { z } from '@tfpipe/node-utils/options';
 import { SINK_OPTIONS_STAGE, sinkPluginSchema } from './sink-options-schema.js';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';

@@ -9,8 +9,8 @@ import {
   optionsObject,
   optionWholeNumber,
   type OptionRuleIssue,
+  z,
 } from '@tfpipe/node-utils/options';
-import { z } from 'zod';
 import type { TfrecordSinkOptions } from './sink-options.js';
 
 /** The stage every sink option error names, from code or from a pipeline file. */

@@ -10,8 +10,8 @@ import {
   optionsObject,
   optionWholeNumber,
   type OptionRuleIssue,
+  z,
 } from '@tfpipe/node-utils/options';
-import { z } from 'zod';
 import type { CsvFeaturesOptions } from './csv-features.js';
 import type { CsvSourceOptions } from './csv-source-options.js';
 

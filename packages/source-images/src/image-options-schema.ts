@@ -10,8 +10,8 @@ import {
   optionsObject,
   optionWholeNumber,
   type OptionRuleIssue,
+  z,
 } from '@tfpipe/node-utils/options';
-import { z } from 'zod';
 import { DEFAULT_IMAGE_KEYS, type ImageKeyRole } from './image-keys.js';
 import type { ImageSourceOptions } from './image-source-options.js';
 import { MAX_READABLE_BYTES } from './processing/read-image-file-here.js';

@@ -10,8 +10,8 @@ import {
   optionsObject,
   optionWholeNumber,
   type OptionRuleIssue,
+  z,
 } from '@tfpipe/node-utils/options';
-import { z } from 'zod';
 import { isAsyncBuffer, isBlob } from './blob-async-buffer.js';
 import type { ParquetReadOptions } from './parquet-read-options.js';
 import type { ParquetSchemaOptions } from './parquet-schema.js';

@@ -1,5 +1,5 @@
 import type { OptionsJsonSchemaConverter, PluginDefinition, StagedOptionsSchema } from '@tfpipe/core/plugin';
-import { z } from 'zod';
+import { z } from '@tfpipe/node-utils/options';
 import { knownPlugins } from '../plugins/resolve-plugin.js';
 import { pipelineFileSchema } from './config-schema.js';
 
