@@ -62,4 +62,24 @@ describe('what tfpipe loads', () => {
     expect(urls.some((url) => url.includes('/packages/source-csv/'))).toBe(true);
     expect(urls.filter((url) => /\/(sharp|hyparquet[^/]*|@img|protobufjs)@/.test(url))).toEqual([]);
   });
+
+  it('a CSV convert and a pipeline run load zod as one bundled module, not the ~95 files of its package', async () => {
+    await writeFile(join(directory, 'rows.csv'), 'id,label\n1,a\n2,b\n');
+    await writeFile(
+      join(directory, 'pipeline.json'),
+      JSON.stringify({
+        source: { plugin: 'csv', options: { path: 'rows.csv' } },
+        sink: { plugin: 'tfrecord', options: { directory: 'out-run' } },
+      }),
+    );
+    for (const args of [
+      ['convert', 'rows.csv', 'zod.tfrecord', '--quiet'],
+      ['run', 'pipeline.json', '--quiet'],
+    ]) {
+      const urls = await importsOf(args);
+      // Guards the guard: the option schemas were loaded (their shared vocabulary carries zod).
+      expect(urls.some((url) => url.includes('/packages/node-utils/dist/options.js'))).toBe(true);
+      expect([args[0], urls.filter((url) => /\/zod@/.test(url))]).toEqual([args[0], []]);
+    }
+  });
 });

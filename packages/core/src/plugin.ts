@@ -29,7 +29,12 @@ export {
   optionsSchema,
   valueAtPath,
 } from './contract/check-options.js';
-export type { StagedOptionsSchema } from './contract/check-options.js';
+export type {
+  OptionsFit,
+  OptionsJsonSchemaConverter,
+  RequireTrue,
+  StagedOptionsSchema,
+} from './contract/check-options.js';
 export type { PluginPlace } from './contract/plugin-specification.js';
 
 // Streams in code: factories, positions, reports, the record-error policy

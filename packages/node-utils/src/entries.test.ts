@@ -2,6 +2,7 @@
 // a name added to or removed from an entry is a decision made in review, here.
 import { fileURLToPath } from 'node:url';
 import * as entry from '@tfpipe/node-utils';
+import * as options from '@tfpipe/node-utils/options';
 import { describe, expect, test } from 'vitest';
 import { exportSurface } from '../../../test-support/export-surface.js';
 
@@ -22,6 +23,22 @@ describe('the entries of @tfpipe/node-utils', () => {
         "openRegularFile: function",
         "readError: function",
         "writeError: function",
+      ]
+    `);
+  });
+
+  test('@tfpipe/node-utils/options', async () => {
+    expect(await exportSurface(packageDirectory, './options', options)).toMatchInlineSnapshot(`
+      [
+        "OptionRuleIssue: type",
+        "optionFlag: function",
+        "optionFunction: function",
+        "optionName: function",
+        "optionNames: function",
+        "optionOneOf: function",
+        "optionWholeNumber: function",
+        "optionsObject: function",
+        "z: object",
       ]
     `);
   });

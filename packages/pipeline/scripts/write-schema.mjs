@@ -6,5 +6,5 @@ import { fileURLToPath, URL } from 'node:url';
 import { pipelineJsonSchema } from '../dist/index.js';
 
 const file = fileURLToPath(new URL('../pipeline.schema.json', import.meta.url));
-writeFileSync(file, `${JSON.stringify(pipelineJsonSchema(), null, 2)}\n`);
+writeFileSync(file, `${JSON.stringify(await pipelineJsonSchema(), null, 2)}\n`);
 stdout.write(`wrote ${file}\n`);

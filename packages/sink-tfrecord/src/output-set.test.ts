@@ -126,10 +126,10 @@ describe('compression from the output name', () => {
 
   it('refuses a compression that contradicts the name', () => {
     expect(() => tfrecordSink({ path: '/tmp/a.tfrecord.gz', compression: 'none' })).toThrow(
-      /compression 'none' contradicts the path "\/tmp\/a.tfrecord.gz", whose ending says gzip/,
+      /tfrecordSink option compression: expected "gzip", which the path "\/tmp\/a.tfrecord.gz" says, got "none"/,
     );
     expect(() => tfrecordSink({ directory: '/tmp', suffix: '.tfrecord.zz', compression: 'gzip' })).toThrow(
-      /contradicts the suffix/,
+      /option compression: expected "zlib", which the suffix ".tfrecord.zz" says, got "gzip"/,
     );
   });
 });

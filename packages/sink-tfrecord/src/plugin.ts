@@ -1,6 +1,7 @@
-import { attachReport, defineSinkPlugin, defineSourcePlugin } from '@tfpipe/core/plugin';
+import { attachReport, defineSinkPlugin, defineSourcePlugin, optionsSchema } from '@tfpipe/core/plugin';
 import { mapRows, reportOf, TfpipeError, type StageReport } from '@tfpipe/core';
-import { z } from 'zod';
+import { z } from '@tfpipe/node-utils/options';
+import { SINK_OPTIONS_STAGE, sinkPluginSchema } from './sink-options-schema.js';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';
 
@@ -13,33 +14,16 @@ const positiveInteger = z
   .int({ error: 'expected a positive integer' })
   .min(1, { error: 'expected a positive integer' });
 const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const flag = z.boolean({ error: 'expected true or false' });
 
-/** The options of the `tfrecordSink` plugin in a config file (JSON values only). */
-export const tfrecordSinkOptionsSchema = z.strictObject({
-  path: name.optional(),
-  directory: name.optional(),
-  prefix: name.optional(),
-  shards: positiveInteger.optional(),
-  maxRecords: positiveInteger.optional(),
-  maxBytes: positiveInteger.optional(),
-  suffix: name.optional(),
-  compression: z.enum(['none', 'gzip', 'zlib'], { error: 'expected "none", "gzip" or "zlib"' }).optional(),
-  level: z
-    .int({ error: 'expected an integer from 0 to 9' })
-    .min(0)
-    .max(9, { error: 'expected an integer from 0 to 9' })
-    .optional(),
-  overwrite: flag.optional(),
-  index: flag.optional(),
-  manifest: flag.optional(),
-  bufferBytes: positiveInteger.optional(),
-  fsync: flag.optional(),
-  crcThread: flag.optional(),
-});
+/**
+ * The options of the `tfrecordSink` plugin in a pipeline file: `tfrecordSink`'s options but
+ * callbacks and what the run decides (`payloadType`, `onError`). The same definitions check
+ * `tfrecordSink` in code, so an option is refused with the same message either way.
+ */
+export const tfrecordSinkOptionsSchema = optionsSchema(SINK_OPTIONS_STAGE, sinkPluginSchema);
 
 /** Checked options of the sink plugin. */
-export type TfrecordSinkPluginOptions = z.infer<typeof tfrecordSinkOptionsSchema>;
+export type TfrecordSinkPluginOptions = z.output<ReturnType<typeof sinkPluginSchema>>;
 
 /**
  * `@tfpipe/sink-tfrecord` as a config-file sink: `{ "plugin": "@tfpipe/sink-tfrecord", "options":

@@ -1,6 +1,6 @@
-import { TfpipeError, type PayloadType, type RecordErrorOptions } from '@tfpipe/core';
+import type { PayloadType, RecordErrorOptions } from '@tfpipe/core';
 import type { DeferredOutput } from '@tfpipe/core/plugin';
-import { checkCompression } from './record-options.js';
+import { checkSinkOptions, compressionOfName } from './sink-options-schema.js';
 import type { TfrecordCompression } from './tf-record.js';
 
 /** Options of `tfrecordSink`. Give `path` (one file) or `directory` (+ `prefix`, sharded). */
@@ -98,109 +98,36 @@ export interface ResolvedSinkOptions {
   readonly deferOutput: ((output: DeferredOutput) => void) | undefined;
 }
 
-const STAGE = 'tfrecordSink';
 const SUFFIXES: Record<TfrecordCompression, string> = {
   none: '.tfrecord',
   gzip: '.tfrecord.gz',
   zlib: '.tfrecord.zz',
 };
 
-function invalid(message: string): TfpipeError {
-  return new TfpipeError('INVALID_OPTION', message, { stage: STAGE, fatal: true });
-}
-
-function positiveInteger(name: string, value: number | undefined, minimum = 1): number | undefined {
-  if (value === undefined) return undefined;
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw invalid(`${name} must be an integer of at least ${minimum}, got ${String(value)}`);
-  }
-  return value;
-}
-
-/** The compression a file name ending in `.gz` or `.zz` says, else undefined. */
-export function compressionOfName(name: string): TfrecordCompression | undefined {
-  if (name.endsWith('.gz')) return 'gzip';
-  if (name.endsWith('.zz')) return 'zlib';
-  return undefined;
-}
-
-/** `compression`, or the one the output name says; refuses a name that says another. */
-function resolveCompression(options: TfrecordSinkOptions): TfrecordCompression {
-  const given = checkCompression(options.compression, ['none', 'gzip', 'zlib'] as const, undefined, STAGE);
-  const name = typeof options.path === 'string' ? options.path : options.suffix;
-  const named = typeof name === 'string' ? compressionOfName(name) : undefined;
-  if (named !== undefined && given !== undefined && given !== named) {
-    const which = typeof options.path === 'string' ? 'path' : 'suffix';
-    throw invalid(
-      `compression '${given}' contradicts the ${which} ${JSON.stringify(name)}, whose ending says ${named}`,
-    );
-  }
-  return given ?? named ?? 'none';
-}
-
-/** Checks the options as the factory is called. */
+/**
+ * Checks the options as the factory is called (`checkSinkOptions`: the option schema is the one
+ * place options are checked) and fills in the defaults.
+ * @throws TfpipeError `INVALID_OPTION` naming the option
+ */
 export function resolveSinkOptions(
   options: TfrecordSinkOptions,
   dirname: (path: string) => string,
   basename: (path: string) => string,
 ): ResolvedSinkOptions {
-  if (typeof options !== 'object' || options === null) throw invalid('tfrecordSink needs an options object');
-  const compression = resolveCompression(options);
-  const level = options.level ?? 6;
-  if (!Number.isInteger(level) || level < 0 || level > 9)
-    throw invalid(`level must be an integer from 0 to 9, got ${String(level)}`);
-  if (options.index === true && compression !== 'none') {
-    throw invalid(
-      `index needs uncompressed output: byte offsets mean nothing inside a ${compression} stream`,
-    );
-  }
-  if (
-    options.payloadType !== undefined &&
-    options.payloadType !== 'Example' &&
-    options.payloadType !== 'SequenceExample'
-  ) {
-    throw invalid(
-      `payloadType must be 'Example' or 'SequenceExample', got ${JSON.stringify(options.payloadType)}`,
-    );
-  }
-  if (options.crcThread !== undefined && typeof options.crcThread !== 'boolean')
-    throw invalid(`crcThread must be true or false, got ${JSON.stringify(options.crcThread)}`);
-  const maxRecords = positiveInteger('maxRecords', options.maxRecords);
-  const maxBytes = positiveInteger('maxBytes', options.maxBytes);
-  const shards = positiveInteger('shards', options.shards);
-  const bufferBytes = positiveInteger('bufferBytes', options.bufferBytes, 64 * 1024) ?? 4 * 1024 * 1024;
-  const suffix = options.suffix ?? SUFFIXES[compression];
-  if (typeof suffix !== 'string' || suffix.includes('/'))
-    throw invalid(`suffix must be a file name suffix, got ${JSON.stringify(suffix)}`);
+  checkSinkOptions(options);
+  const named = compressionOfName(options.path ?? options.suffix ?? '');
+  const compression = options.compression ?? named ?? 'none';
+  const { maxRecords, maxBytes, shards } = options;
   let sharding: Sharding;
   let directory: string;
   let prefix: string;
   if (options.path !== undefined) {
-    if (typeof options.path !== 'string' || options.path === '')
-      throw invalid('path must be a non-empty string');
-    if (options.directory !== undefined || options.prefix !== undefined)
-      throw invalid('give either path or directory + prefix, not both');
-    if (maxRecords !== undefined || maxBytes !== undefined || shards !== undefined) {
-      throw invalid('maxRecords, maxBytes and shards need directory + prefix (sharded output), not path');
-    }
-    if (options.suffix !== undefined)
-      throw invalid('suffix applies to sharded output; path is the whole file name');
     directory = dirname(options.path);
     prefix = basename(options.path);
     sharding = { mode: 'single', path: options.path };
   } else {
-    if (typeof options.directory !== 'string' || options.directory === '')
-      throw invalid('give path (one file) or directory (sharded output)');
-    directory = options.directory;
+    directory = options.directory!;
     prefix = options.prefix ?? 'data';
-    if (typeof prefix !== 'string' || prefix === '' || prefix.includes('/') || prefix.startsWith('.')) {
-      throw invalid(
-        `prefix must be a plain file name start (no '/', not hidden), got ${JSON.stringify(prefix)}`,
-      );
-    }
-    if (shards !== undefined && (maxRecords !== undefined || maxBytes !== undefined)) {
-      throw invalid('shards (a fixed count) excludes maxRecords and maxBytes');
-    }
     sharding =
       shards !== undefined
         ? { mode: 'fixed', shards }
@@ -210,14 +137,14 @@ export function resolveSinkOptions(
     directory,
     prefix,
     sharding,
-    suffix,
+    suffix: options.suffix ?? SUFFIXES[compression],
     compression,
-    level,
+    level: options.level ?? 6,
     overwrite: options.overwrite ?? false,
     index: options.index ?? false,
     manifest: options.manifest ?? false,
     payloadType: options.payloadType,
-    bufferBytes,
+    bufferBytes: options.bufferBytes ?? 4 * 1024 * 1024,
     fsync: options.fsync ?? true,
     crcThread: options.crcThread ?? true,
     deferOutput: options.deferOutput,

@@ -252,15 +252,24 @@ describe('tfrecordSink', () => {
 
   it('checks options when called', () => {
     const cases: [TfrecordSinkOptions, RegExp][] = [
-      [{ path: '/tmp/x', compression: 'gzip', index: true }, /index needs uncompressed output/],
-      [{ path: '/tmp/x', shards: 2 }, /need directory \+ prefix/],
-      [{ directory: '/tmp', shards: 2, maxRecords: 4 }, /excludes maxRecords/],
-      [{ directory: '/tmp', prefix: 'a/b' }, /prefix must be/],
-      [{ directory: '/tmp', compression: 'bz2' as never }, /compression must be one of/],
-      [{ directory: '/tmp', level: 11 }, /level must be/],
-      [{ directory: '/tmp', maxBytes: 0 }, /maxBytes must be an integer of at least 1/],
-      [{ path: '/tmp/x', crcThread: 'yes' as never }, /crcThread must be true or false/],
-      [{}, /give path/],
+      [
+        { path: '/tmp/x', compression: 'gzip', index: true },
+        /option index: expected no index for gzip output/,
+      ],
+      [{ path: '/tmp/x', shards: 2 }, /option shards: expected no such option with path/],
+      [
+        { directory: '/tmp', shards: 2, maxRecords: 4 },
+        /option maxRecords: expected no such option with shards/,
+      ],
+      [{ directory: '/tmp', prefix: 'a/b' }, /option prefix: expected a plain file name start/],
+      [
+        { directory: '/tmp', compression: 'bz2' as never },
+        /option compression: expected "none", "gzip" or "zlib"/,
+      ],
+      [{ directory: '/tmp', level: 11 }, /option level: expected a whole number from 0 to 9, got 11/],
+      [{ directory: '/tmp', maxBytes: 0 }, /option maxBytes: expected a whole number ≥ 1, got 0/],
+      [{ path: '/tmp/x', crcThread: 'yes' as never }, /option crcThread: expected true or false, got "yes"/],
+      [{}, /options: expected exactly one of path \(one file\), directory \(sharded output\)/],
     ];
     for (const [options, message] of cases) {
       let thrown: unknown;

@@ -1,23 +1,33 @@
 import type { TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
-import { z } from 'zod';
+import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
+import {
+  optionFlag,
+  optionFunction,
+  optionName,
+  optionNames,
+  optionOneOf,
+  optionsObject,
+  optionWholeNumber,
+  type OptionRuleIssue,
+  z,
+} from '@tfpipe/node-utils/options';
 import type { CsvFeaturesOptions } from './csv-features.js';
 import type { CsvSourceOptions } from './csv-source-options.js';
 
 /** The stage every CSV option error names, from code or from a pipeline file. */
 export const CSV_OPTIONS_STAGE = 'csvSource';
 
-const name = () => z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const names = (what: string) => z.array(name(), { error: `expected a list of ${what}` });
+const name = optionName;
+const names = optionNames;
 const character = () =>
   z
     .string({ error: 'expected one character other than a newline' })
     .refine((value) => value.length === 1 && value !== '\n' && value !== '\r', {
       error: 'expected one character other than a newline',
     });
-const flag = () => z.boolean({ error: 'expected true or false' });
-const positiveInteger = () =>
-  z.int({ error: 'expected a whole number ≥ 1' }).min(1, { error: 'expected a whole number ≥ 1' });
+const flag = optionFlag;
+const positiveInteger = () => optionWholeNumber(1);
 
 /** The options a pipeline file can give too: everything but streams, callbacks and tuning. */
 function sharedShape() {
@@ -66,10 +76,8 @@ function codeShape() {
       error: "expected 'utf-8'",
     }),
     batchSize: positiveInteger(),
-    onError: z.enum(['fail', 'skip'], { error: 'expected "fail" or "skip"' }),
-    onSkip: z.custom<(error: TfpipeError) => void>((value) => typeof value === 'function', {
-      error: 'expected a function',
-    }),
+    onError: optionOneOf(['fail', 'skip']),
+    onSkip: optionFunction<(error: TfpipeError) => void>(),
   };
 }
 
@@ -87,41 +95,29 @@ function featuresShape() {
   };
 }
 
-type Shape = Record<string, z.ZodType>;
+/** The rules between keys: one input, a delimiter other than the quote, each header name once. */
+function rulesBetweenKeys(value: Record<string, unknown>): OptionRuleIssue[] {
+  const issues: OptionRuleIssue[] = [];
+  const inputs = ['path', 'paths', 'stream'].filter((key) => value[key] !== undefined);
+  // One wording for code and pipeline files, though only code can give a stream.
+  if (inputs.length !== 1) issues.push({ message: 'expected exactly one of path, paths, stream' });
+  if (value.delimiter !== undefined && value.delimiter === (value.quote ?? '"')) {
+    issues.push({ path: ['delimiter'], message: 'expected a character other than quote' });
+  }
+  const header = value.header;
+  if (Array.isArray(header) && new Set(header).size !== header.length) {
+    const twice = header.find((item, index) => header.indexOf(item) !== index) as string;
+    issues.push({
+      path: ['header'],
+      message: `expected each name once, ${JSON.stringify(twice)} is there twice`,
+    });
+  }
+  return issues;
+}
 
 /** Every key optional, unknown keys refused, and the rules between keys. */
-function csvObject<S extends Shape>(shape: S) {
-  const optional = Object.fromEntries(Object.entries(shape).map(([key, type]) => [key, type.optional()]));
-  return z.strictObject(optional as { [K in keyof S]: z.ZodOptional<S[K]> }).check((context) => {
-    const value = context.value as Record<string, unknown>;
-    const inputs = ['path', 'paths', 'stream'].filter((key) => value[key] !== undefined);
-    if (inputs.length !== 1) {
-      // One wording for code and pipeline files, though only code can give a stream.
-      context.issues.push({
-        code: 'custom',
-        input: value,
-        message: 'expected exactly one of path, paths, stream',
-      });
-    }
-    if (value.delimiter !== undefined && value.delimiter === (value.quote ?? '"')) {
-      context.issues.push({
-        code: 'custom',
-        input: value.delimiter,
-        path: ['delimiter'],
-        message: 'expected a character other than quote',
-      });
-    }
-    const header = value.header;
-    if (Array.isArray(header) && new Set(header).size !== header.length) {
-      const twice = header.find((item, index) => header.indexOf(item) !== index) as string;
-      context.issues.push({
-        code: 'custom',
-        input: header,
-        path: ['header'],
-        message: `expected each name once, ${JSON.stringify(twice)} is there twice`,
-      });
-    }
-  });
+function csvObject<S extends Record<string, z.ZodType>>(shape: S) {
+  return optionsObject(shape, rulesBetweenKeys);
 }
 
 let sourceSchema: ReturnType<typeof buildSourceSchema> | undefined;
@@ -170,25 +166,8 @@ export function checkCsvFeaturesOptions(options: unknown): void {
 }
 
 // The documented option types must be the schemas' keys, and what a schema lets through must fit them.
-type Settled<T> = T extends (...args: never[]) => unknown
-  ? T
-  : T extends readonly (infer Item)[]
-    ? readonly Settled<Item>[]
-    : T extends ReadableStream<Uint8Array>
-      ? T
-      : T extends object
-        ? { readonly [K in keyof T]?: Settled<Exclude<T[K], undefined>> }
-        : T;
-type Fits<Schema extends z.ZodType, Documented> = [keyof z.output<Schema>] extends [keyof Documented]
-  ? [keyof Documented] extends [keyof z.output<Schema>]
-    ? Settled<z.output<Schema>> extends Settled<Documented>
-      ? true
-      : 'the schema lets through values the documented type does not allow'
-    : 'the documented type has options the schema does not know'
-  : 'the schema has options the documented type does not have';
-type Holds<Check extends true> = Check;
-/** Compiles only while the documented option types and the schemas agree (see `Fits`). */
+/** Compiles only while the documented option types and the schemas agree (see `OptionsFit`). */
 export type CsvOptionTypesFit = [
-  Holds<Fits<ReturnType<typeof buildSourceSchema>, CsvSourceOptions>>,
-  Holds<Fits<ReturnType<typeof buildFeaturesSchema>, CsvFeaturesOptions>>,
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildSourceSchema>>, CsvSourceOptions>>,
+  RequireTrue<OptionsFit<z.output<ReturnType<typeof buildFeaturesSchema>>, CsvFeaturesOptions>>,
 ];

@@ -266,12 +266,16 @@ describe('the error policy', () => {
   });
 
   it('checks options when called, naming the option', () => {
-    expect(() => imageSource({})).toThrow(/exactly one of folder, list, coco, voc/);
-    expect(() => imageSource({ folder: dir, resize: { width: 0, height: 5 } })).toThrow(/resize.width/);
+    expect(() => imageSource({})).toThrow(
+      /imageSource options: expected exactly one of folder, list, coco, voc \(got none\)/,
+    );
+    expect(() => imageSource({ folder: dir, resize: { width: 0, height: 5 } })).toThrow(
+      /option resize.width: expected a whole number from 1 to 16383, got 0/,
+    );
     expect(() => imageSource({ folder: dir, quality: 101 })).toThrow(/quality/);
     expect(() => imageSource({ folder: dir, concurrency: 0 })).toThrow(/concurrency/);
     expect(() => imageSource({ folder: dir, keys: { encoded: 'image/format' } })).toThrow(
-      /both name the feature/,
+      /option keys: expected each feature name once, two roles name "image\/format"/,
     );
   });
 });

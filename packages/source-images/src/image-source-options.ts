@@ -1,11 +1,10 @@
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
-import { TfpipeError } from '@tfpipe/core';
 import type { RecordErrorOptions } from '@tfpipe/core';
 import { resolveImageKeys, type ImageKeyRole, type ImageKeys } from './image-keys.js';
 import type { ResizeFit } from './processing/box-transform.js';
 import type { InvalidBoxPolicy } from './processing/place-objects.js';
-import { MAX_READABLE_BYTES } from './processing/read-image-file-here.js';
+import { checkImageSourceOptions } from './image-options-schema.js';
 
 /** The default of {@link ImageSourceOptions.maxFileBytes}: 256 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -157,23 +156,15 @@ export interface ResolvedImageOptions {
   readonly listingSha256: string | undefined;
 }
 
-const FITS: readonly ResizeFit[] = ['cover', 'contain', 'fill', 'inside'];
-
 /**
- * Checks every option and fills in defaults.
+ * Checks every option (`checkImageSourceOptions`: the option schema is the one place options are
+ * checked) and fills in defaults.
  * @throws TfpipeError `INVALID_OPTION` (fatal), naming the option
  */
 export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageOptions {
-  const inputs = (['folder', 'list', 'coco', 'voc'] as const).filter((name) => options[name] !== undefined);
-  if (inputs.length !== 1)
-    fail(
-      `give exactly one of folder, list, coco, voc (got ${inputs.length === 0 ? 'none' : inputs.join(', ')})`,
-    );
-  const input = inputs[0]!;
+  checkImageSourceOptions(options);
+  const input = (['folder', 'list', 'coco', 'voc'] as const).find((name) => options[name] !== undefined)!;
   const inputPath = options[input]!;
-  if (typeof inputPath !== 'string' || inputPath === '') fail(`${input} must be a non-empty path`);
-  if (options.images !== undefined && (typeof options.images !== 'string' || options.images === ''))
-    fail('images must be a non-empty path');
   const images = path.resolve(
     options.images ??
       (input === 'folder'
@@ -182,52 +173,7 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
           ? path.join(inputPath, '..', 'JPEGImages')
           : path.dirname(inputPath)),
   );
-  if (options.classNames !== undefined) {
-    const names = options.classNames;
-    if (!Array.isArray(names) || names.some((name) => typeof name !== 'string' || name === ''))
-      fail('classNames must be non-empty strings');
-    if (new Set(names).size !== names.length) fail('classNames has duplicates');
-  }
-  const labelBase = options.labelBase ?? (input === 'voc' ? 1 : 0);
-  if (!Number.isSafeInteger(labelBase) || labelBase < 0)
-    fail(`labelBase must be a non-negative integer, got ${String(labelBase)}`);
   const resize = options.resize;
-  if (resize !== undefined) {
-    for (const side of ['width', 'height'] as const) {
-      if (!Number.isSafeInteger(resize[side]) || resize[side] < 1 || resize[side] > 16383) {
-        fail(`resize.${side} must be an integer from 1 to 16383 pixels, got ${String(resize[side])}`);
-      }
-    }
-    if (resize.fit !== undefined && !FITS.includes(resize.fit))
-      fail(`resize.fit must be one of ${FITS.join(', ')}, got ${String(resize.fit)}`);
-  }
-  if (options.channels !== undefined && options.channels !== 'rgb' && options.channels !== 'grayscale')
-    fail(`channels must be 'rgb' or 'grayscale'`);
-  if (options.format !== undefined && !['jpeg', 'png', 'webp'].includes(options.format))
-    fail(`format must be 'jpeg', 'png' or 'webp'`);
-  if (options.format !== undefined && options.raw === true) fail('format and raw exclude each other');
-  const quality = options.quality ?? 90;
-  if (!Number.isSafeInteger(quality) || quality < 1 || quality > 100)
-    fail(`quality must be an integer from 1 to 100, got ${String(quality)}`);
-  const maxPixels = options.maxPixels ?? 268_402_689;
-  if (!Number.isSafeInteger(maxPixels) || maxPixels < 1) fail(`maxPixels must be a positive integer`);
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  if (!Number.isSafeInteger(maxFileBytes) || maxFileBytes < 1 || maxFileBytes > MAX_READABLE_BYTES)
-    fail(`maxFileBytes must be an integer from 1 to ${MAX_READABLE_BYTES}, got ${String(maxFileBytes)}`);
-  if (options.allowEmpty !== undefined && typeof options.allowEmpty !== 'boolean')
-    fail('allowEmpty must be true or false');
-  const exclude: readonly string[] = options.exclude ?? [];
-  // Checked on a copy of the reference: narrowing `exclude` itself would make it `any[]`.
-  const excludeValue: unknown = exclude;
-  if (!Array.isArray(excludeValue) || exclude.some((item) => typeof item !== 'string' || item === ''))
-    fail('exclude must be a list of non-empty paths');
-  const concurrency = options.concurrency ?? availableParallelism();
-  if (!Number.isSafeInteger(concurrency) || concurrency < 1)
-    fail(`concurrency must be a positive integer, got ${String(concurrency)}`);
-  const verify = options.verify ?? 'structure';
-  if (verify !== 'structure' && verify !== 'decode') fail(`verify must be 'structure' or 'decode'`);
-  const invalidBoxes = options.invalidBoxes ?? 'error';
-  if (invalidBoxes !== 'error' && invalidBoxes !== 'drop') fail(`invalidBoxes must be 'error' or 'drop'`);
   const extensions = (options.extensions ?? ['.jpg', '.jpeg', '.png', '.webp', '.gif', '.bmp']).map(
     (extension) => extension.toLowerCase(),
   );
@@ -260,7 +206,7 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
     inputPath: path.resolve(inputPath),
     images,
     classNames: options.classNames,
-    labelBase,
+    labelBase: options.labelBase ?? (input === 'voc' ? 1 : 0),
     extensions,
     decode,
     resize:
@@ -269,23 +215,19 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
         : { width: resize.width, height: resize.height, fit: resize.fit ?? 'cover' },
     channels: options.channels,
     format: options.format,
-    quality,
+    quality: options.quality ?? 90,
     raw: options.raw === true,
     autoOrient: decode && options.autoOrient !== false,
-    maxPixels,
-    maxFileBytes,
+    maxPixels: options.maxPixels ?? 268_402_689,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     allowEmpty: options.allowEmpty === true,
-    exclude: exclude.map((item) => path.resolve(item)),
-    verify,
-    invalidBoxes,
+    exclude: (options.exclude ?? []).map((item) => path.resolve(item)),
+    verify: options.verify ?? 'structure',
+    invalidBoxes: options.invalidBoxes ?? 'error',
     ignoreDifficult: options.ignoreDifficult === true,
-    concurrency,
+    concurrency: options.concurrency ?? availableParallelism(),
     keys: resolveImageKeys(options.keys),
     ranges,
     listingSha256: options.listingSha256,
   };
-}
-
-function fail(message: string): never {
-  throw new TfpipeError('INVALID_OPTION', message, { stage: 'imageSource', fatal: true });
 }

@@ -101,7 +101,9 @@ describe('maxFileBytes', () => {
 
   it('is checked when the source is made', () => {
     for (const maxFileBytes of [0, 1.5, 2 ** 31]) {
-      expect(() => imageSource({ folder: dir, maxFileBytes })).toThrow(/maxFileBytes must be an integer/);
+      expect(() => imageSource({ folder: dir, maxFileBytes })).toThrow(
+        /imageSource option maxFileBytes: expected a whole number from 1 to 2147483647/,
+      );
     }
   });
 });

@@ -1,6 +1,7 @@
 import { reportOf } from '@tfpipe/core';
-import { defineSourcePlugin, type SideFile } from '@tfpipe/core/plugin';
-import { z } from 'zod';
+import { defineSourcePlugin, optionsSchema, type SideFile } from '@tfpipe/core/plugin';
+import type { z } from 'zod';
+import { IMAGE_OPTIONS_STAGE, imagePluginSchema } from './image-options-schema.js';
 import type { ImageRecord } from './image-record.js';
 import { imageSource } from './image-source.js';
 import { imageExamples } from './image-examples.js';
@@ -12,57 +13,15 @@ function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
 }
 
-const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const positiveInteger = z
-  .int({ error: 'expected a positive integer' })
-  .min(1, { error: 'expected a positive integer' });
-const flag = z.boolean({ error: 'expected true or false' });
-
-/** The options of the image source plugin in a config file. */
-export const imageSourceOptionsSchema = z.strictObject({
-  folder: name.optional(),
-  list: name.optional(),
-  coco: name.optional(),
-  voc: name.optional(),
-  images: name.optional(),
-  classNames: z.array(name, { error: 'expected a list of class names' }).optional(),
-  labelBase: z.int({ error: 'expected an integer' }).optional(),
-  extensions: z.array(name, { error: 'expected a list of extensions' }).optional(),
-  resize: z
-    .strictObject({
-      width: positiveInteger,
-      height: positiveInteger,
-      fit: z
-        .enum(['cover', 'contain', 'fill', 'inside'], {
-          error: 'expected "cover", "contain", "fill" or "inside"',
-        })
-        .optional(),
-    })
-    .optional(),
-  channels: z.enum(['rgb', 'grayscale'], { error: 'expected "rgb" or "grayscale"' }).optional(),
-  format: z.enum(['jpeg', 'png', 'webp'], { error: 'expected "jpeg", "png" or "webp"' }).optional(),
-  quality: z
-    .int({ error: 'expected an integer from 1 to 100' })
-    .min(1)
-    .max(100, { error: 'expected an integer from 1 to 100' })
-    .optional(),
-  raw: flag.optional(),
-  autoOrient: flag.optional(),
-  maxPixels: positiveInteger.optional(),
-  maxFileBytes: positiveInteger.optional(),
-  allowEmpty: flag.optional(),
-  exclude: z.array(name, { error: 'expected a list of paths' }).optional(),
-  verify: z.enum(['structure', 'decode'], { error: 'expected "structure" or "decode"' }).optional(),
-  invalidBoxes: z.enum(['error', 'drop'], { error: 'expected "error" or "drop"' }).optional(),
-  ignoreDifficult: flag.optional(),
-  concurrency: positiveInteger.optional(),
-  keys: z
-    .record(z.string(), z.union([name, z.literal(false)]), { error: 'expected role → feature name or false' })
-    .optional(),
-});
+/**
+ * The options of the image source plugin in a pipeline file: `imageSource`'s options but callbacks.
+ * The same definitions check `imageSource` in code, so an option is refused with the same message
+ * either way.
+ */
+export const imageSourceOptionsSchema = optionsSchema(IMAGE_OPTIONS_STAGE, imagePluginSchema);
 
 /** Checked options of the image plugin. */
-export type ImageSourcePluginOptions = z.infer<typeof imageSourceOptionsSchema>;
+export type ImageSourcePluginOptions = z.output<ReturnType<typeof imagePluginSchema>>;
 
 const PATHS = ['folder', 'list', 'coco', 'voc', 'images'] as const;
 

@@ -5,6 +5,7 @@ import type { Example, RecordErrorOptions, StageReport } from '@tfpipe/core';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { RowValueError, mapParquetSchema } from './map-parquet-schema.js';
 import type { ColumnMapper, MappedSchema } from './map-parquet-schema.js';
+import { checkParquetReaderOptions } from './parquet-options-schema.js';
 import { resolveReadOptions } from './parquet-read-options.js';
 import type { ParquetReadOptions, ResolvedReadOptions } from './parquet-read-options.js';
 import type { ParquetSchema } from './parquet-schema-types.js';
@@ -125,6 +126,15 @@ export function createParquetSource(
   options: ParquetReadOptions & RecordErrorOptions,
 ): ReadableStream<ParquetChunk> & Reporter;
 export function createParquetSource(
+  resolveInputs: () => Promise<readonly ParquetInput[]>,
+  options: ParquetReadOptions & RecordErrorOptions,
+): ReadableStream<ParquetChunk> & Reporter {
+  checkParquetReaderOptions(options);
+  return readParquet(resolveInputs, options, undefined) as ReadableStream<ParquetChunk> & Reporter;
+}
+
+/** {@link createParquetSource} for options its caller checked already. Internal. */
+export function readCheckedParquet(
   resolveInputs: () => Promise<readonly ParquetInput[]>,
   options: ParquetReadOptions & RecordErrorOptions,
 ): ReadableStream<ParquetChunk> & Reporter {

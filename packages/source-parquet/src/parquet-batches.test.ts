@@ -123,7 +123,9 @@ describe('parquetSource with batchSize', () => {
   });
 
   test('a bad batchSize fails at once with INVALID_OPTION', () => {
-    expect(() => parquetSource({ path: file, batchSize: 0 })).toThrow(/batchSize must be an integer >= 1/);
+    expect(() => parquetSource({ path: file, batchSize: 0 })).toThrow(
+      /parquetSource option batchSize: expected a whole number ≥ 1, got 0/,
+    );
   });
 });
 

@@ -1,4 +1,3 @@
-import { TfpipeError } from '@tfpipe/core';
 import type { RecordErrorOptions } from '@tfpipe/core';
 
 /** A time unit a timestamp can be converted to. */
@@ -104,74 +103,21 @@ export interface ResolvedReadOptions {
   readonly maxPageBytes: number;
 }
 
-const STAGE = 'parquetSource';
 /** Real writers cut pages near 1 MiB; 256 MiB leaves room for pages of large binary values. */
 const DEFAULT_MAX_PAGE_BYTES = 2 ** 28;
 
-function invalid(option: string, detail: string): TfpipeError {
-  return new TfpipeError('INVALID_OPTION', `${option} ${detail}`, {
-    stage: STAGE,
-    fatal: true,
-    position: { field: option },
-  });
-}
-
-function checkCount(option: string, value: number | undefined, minimum: number): void {
-  if (value === undefined) return;
-  if (!Number.isSafeInteger(value) || value < minimum) {
-    throw invalid(option, `must be an integer >= ${minimum}, got ${String(value)}`);
-  }
-}
-
-function checkOneOf<T extends string>(option: string, value: T | undefined, allowed: readonly T[]): void {
-  if (value !== undefined && !allowed.includes(value)) {
-    throw invalid(
-      option,
-      `must be one of ${allowed.map((item) => `'${item}'`).join(', ')}, got ${JSON.stringify(value)}`,
-    );
-  }
-}
-
-/** Checks the read options (throwing a fatal `INVALID_OPTION` naming the option) and applies defaults. */
+/**
+ * Applies the defaults to read options already checked (the `check*Options` functions of
+ * `parquet-options-schema.ts`: the option schemas are the one place options are checked).
+ */
 export function resolveReadOptions(options: ParquetReadOptions): ResolvedReadOptions {
   const { columns, rowGroups } = options;
-  if (columns !== undefined) {
-    if (!Array.isArray(columns) || columns.length === 0)
-      throw invalid('columns', 'must be a non-empty array of column names');
-    for (const column of columns as readonly unknown[]) {
-      if (typeof column !== 'string' || column === '')
-        throw invalid('columns', `holds a bad name ${JSON.stringify(column)}`);
-    }
-  }
-  if (rowGroups !== undefined) {
-    if (!Array.isArray(rowGroups)) throw invalid('rowGroups', 'must be an array of row group indexes');
-    for (const index of rowGroups as readonly number[]) checkCount('rowGroups', index, 0);
-  }
-  checkCount('rowStart', options.rowStart, 0);
-  checkCount('rowEnd', options.rowEnd, 0);
-  checkCount('decodeRows', options.decodeRows, 1);
-  checkCount('batchSize', options.batchSize, 1);
-  checkCount('maxColumnChunkBytes', options.maxColumnChunkBytes, 1);
-  checkCount('maxPageBytes', options.maxPageBytes, 1);
   const maxColumnChunkBytes = options.maxColumnChunkBytes ?? 2 ** 30;
-  const rowStart = options.rowStart ?? 0;
-  const rowEnd = options.rowEnd ?? Number.MAX_SAFE_INTEGER;
-  if (rowEnd < rowStart)
-    throw invalid('rowEnd', `(${rowEnd}) must not be smaller than rowStart (${rowStart})`);
-  checkOneOf('decimal', options.decimal, ['float', 'text']);
-  checkOneOf('timestampUnit', options.timestampUnit, ['s', 'ms', 'us', 'ns']);
-  checkOneOf('nested', options.nested, ['error', 'parallel']);
-  if (
-    options.separator !== undefined &&
-    (typeof options.separator !== 'string' || options.separator === '')
-  ) {
-    throw invalid('separator', 'must be a non-empty string');
-  }
   return {
-    columns: columns === undefined ? undefined : [...(columns as readonly string[])],
+    columns: columns === undefined ? undefined : [...columns],
     rowGroups: rowGroups === undefined ? undefined : new Set(rowGroups),
-    rowStart,
-    rowEnd,
+    rowStart: options.rowStart ?? 0,
+    rowEnd: options.rowEnd ?? Number.MAX_SAFE_INTEGER,
     decodeRows: options.decodeRows ?? Number.MAX_SAFE_INTEGER,
     batchSize: options.batchSize,
     decimal: options.decimal ?? 'float',

@@ -1,6 +1,7 @@
 import { TfpipeError } from '@tfpipe/core';
 import type { AsyncBuffer } from 'hyparquet';
 import { mapParquetSchema } from './map-parquet-schema.js';
+import { checkParquetSchemaOptions } from './parquet-options-schema.js';
 import { resolveReadOptions } from './parquet-read-options.js';
 import type { ParquetReadOptions } from './parquet-read-options.js';
 import type { ParquetSchema } from './parquet-schema-types.js';
@@ -30,6 +31,7 @@ export async function parquetSchema(
   file: AsyncBuffer | Blob,
   options: ParquetSchemaOptions = {},
 ): Promise<ParquetSchema> {
+  checkParquetSchemaOptions(options);
   const resolved = resolveReadOptions(options);
   const input = bufferInput(file, options.name);
   const { buffer } = await input.open();

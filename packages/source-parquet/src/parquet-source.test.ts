@@ -170,14 +170,16 @@ describe('bad input', () => {
 
   test('bad options fail when the factory is called, naming the option', () => {
     expect(() => parquetSource({ path: tenRows, decodeRows: 0 })).toThrow(
-      /decodeRows must be an integer >= 1/,
+      /parquetSource option decodeRows: expected a whole number ≥ 1, got 0/,
     );
-    expect(() => parquetSource({ path: tenRows, rowStart: 5, rowEnd: 2 })).toThrow(/rowEnd/);
+    expect(() => parquetSource({ path: tenRows, rowStart: 5, rowEnd: 2 })).toThrow(
+      /option rowEnd: expected a row at or after rowStart \(5\), got 2/,
+    );
     expect(() => parquetSource({ path: tenRows, nested: 'sequence' as never })).toThrow(
-      /nested must be one of/,
+      /option nested: expected "error" or "parallel", got "sequence"/,
     );
     expect(() => parquetSource({ path: tenRows, file: new Blob([]) })).toThrow(
-      /exactly one of path, paths or file/,
+      /parquetSource options: expected exactly one of path, paths, file/,
     );
   });
 });

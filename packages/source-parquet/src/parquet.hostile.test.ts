@@ -162,7 +162,7 @@ describe('page sizes are bounded before hyparquet allocates', () => {
     expect(limited.error?.reason).toContain('over maxPageBytes (524288)');
     expect((await readFile('one-mib.parquet', bytes)).values).toEqual([7]);
     expect(() => parquetSource({ path: 'x.parquet', maxPageBytes: 0 })).toThrow(
-      /maxPageBytes must be an integer >= 1/,
+      /parquetSource option maxPageBytes: expected a whole number ≥ 1, got 0/,
     );
   });
 });

@@ -1,6 +1,7 @@
 import { buildExamples, TfpipeError } from '@tfpipe/core';
-import { defineSourcePlugin } from '@tfpipe/core/plugin';
-import { z } from 'zod';
+import { defineSourcePlugin, optionsSchema } from '@tfpipe/core/plugin';
+import type { z } from 'zod';
+import { PARQUET_OPTIONS_STAGE, parquetPluginSchema } from './parquet-options-schema.js';
 import { parquetExampleSpec } from './parquet-example-spec.js';
 import type { ParquetRow } from './create-parquet-source.js';
 import { parquetSchema } from './node/parquet-schema.js';
@@ -16,40 +17,15 @@ function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], un
 /** Rows (or their Examples) per batch when nothing reads the rows' fields: the stream cost is paid per batch. */
 const ROW_BATCH = 1024;
 
-const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
-const count = z
-  .int({ error: 'expected a whole number ≥ 0' })
-  .min(0, { error: 'expected a whole number ≥ 0' });
-
-/** The options of the Parquet source plugin in a config file. */
-export const parquetSourceOptionsSchema = z.strictObject({
-  path: name.optional(),
-  paths: z.array(name, { error: 'expected a list of paths' }).min(1).optional(),
-  columns: z.array(name, { error: 'expected a list of column names' }).optional(),
-  rowGroups: z.array(count, { error: 'expected a list of row group indexes' }).optional(),
-  rowStart: count.optional(),
-  rowEnd: count.optional(),
-  decodeRows: z
-    .int({ error: 'expected a positive integer' })
-    .min(1, { error: 'expected a positive integer' })
-    .optional(),
-  decimal: z.enum(['float', 'text'], { error: 'expected "float" or "text"' }).optional(),
-  timestampUnit: z.enum(['s', 'ms', 'us', 'ns'], { error: 'expected "s", "ms", "us" or "ns"' }).optional(),
-  separator: name.optional(),
-  nested: z.enum(['error', 'parallel'], { error: 'expected "error" or "parallel"' }).optional(),
-  maxColumnChunkBytes: z
-    .int({ error: 'expected a positive integer (bytes)' })
-    .min(1, { error: 'expected a positive integer (bytes)' })
-    .optional(),
-  maxPageBytes: z
-    .int({ error: 'expected a positive integer (bytes)' })
-    .min(1, { error: 'expected a positive integer (bytes)' })
-    .optional(),
-  missing: z.enum(['omit', 'empty', 'error'], { error: 'expected "omit", "empty" or "error"' }).optional(),
-});
+/**
+ * The options of the Parquet source plugin in a pipeline file: `parquetSource`'s read options but
+ * buffers, callbacks and batches, plus `missing` (nulls without a pipeline spec). The same
+ * definitions check `parquetSource` in code, so an option is refused with the same message either way.
+ */
+export const parquetSourceOptionsSchema = optionsSchema(PARQUET_OPTIONS_STAGE, parquetPluginSchema);
 
 /** Checked options of the Parquet plugin. */
-export type ParquetSourcePluginOptions = z.infer<typeof parquetSourceOptionsSchema>;
+export type ParquetSourcePluginOptions = z.output<ReturnType<typeof parquetPluginSchema>>;
 
 /**
  * `@tfpipe/source-parquet` as a config-file source: `{ "plugin": "@tfpipe/source-parquet",
@@ -66,10 +42,7 @@ export const plugin = defineSourcePlugin<ParquetSourcePluginOptions, ParquetRow>
   output: 'rows',
   async create(options, context) {
     const { path, paths, missing, ...read } = options;
-    const inputs = (paths ?? (path === undefined ? [] : [path])).map((input) => context.resolvePath(input));
-    if (inputs.length === 0) {
-      throw new TfpipeError('INVALID_OPTION', 'give path or paths', { stage: 'parquetSource', fatal: true });
-    }
+    const inputs = (paths ?? [path!]).map((input) => context.resolvePath(input));
     const [first] = await resolveParquetInputs(inputs);
     if (first === undefined) {
       throw new TfpipeError('INPUT_NOT_FOUND', 'no Parquet files', {

@@ -58,3 +58,31 @@ describe('optionsSchema', () => {
     expect(built).toBe(1);
   });
 });
+
+describe('optionsSchema().jsonSchema', () => {
+  it("is the schema library's JSON Schema of the options' input, for draft-07", () => {
+    const targets: string[] = [];
+    const withJson = {
+      '~standard': {
+        ...sizeSchema['~standard'],
+        jsonSchema: {
+          input: ({ target }: { target: string }) => {
+            targets.push(target);
+            return { type: 'object', properties: { size: { type: 'integer', minimum: 1 } } };
+          },
+          output: () => ({}),
+        },
+      },
+    };
+    const schema = optionsSchema('demo', () => withJson);
+    expect(schema.jsonSchema()).toEqual({
+      type: 'object',
+      properties: { size: { type: 'integer', minimum: 1 } },
+    });
+    expect(targets).toEqual(['draft-07']);
+  });
+
+  it('is undefined when the schema library makes none', () => {
+    expect(optionsSchema('demo', () => sizeSchema).jsonSchema()).toBeUndefined();
+  });
+});

@@ -93,10 +93,28 @@ export function checkOptions<Output>(
   return result.value;
 }
 
+/**
+ * The JSON Schema converter of the Standard JSON Schema interface (https://standardschema.dev),
+ * which zod ≥ 4.2 schemas carry as `~standard.jsonSchema`: what a pipeline host puts in the JSON
+ * Schema of pipeline files for a plugin's options.
+ */
+export interface OptionsJsonSchemaConverter {
+  /** The JSON Schema of the options as a user writes them. May throw when a target is not supported. */
+  readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+  /** The JSON Schema of the checked options. May throw when a target is not supported. */
+  readonly output: (options: { readonly target: string }) => Record<string, unknown>;
+}
+
 /** A plugin's options schema that names the stage its errors come from (see {@link optionsSchema}). */
 export interface StagedOptionsSchema<Output> extends StandardSchemaV1<unknown, Output> {
   /** The stage named in option errors, as the plugin's own factory names it (`'csvSource'`). */
   readonly stage: string;
+  /**
+   * The JSON Schema of the options when the schema library makes one (zod does), else undefined:
+   * a pipeline host builds the JSON Schema of pipeline files from it, so editors check a plugin's
+   * options with the very definitions its code checks with.
+   */
+  jsonSchema(): Record<string, unknown> | undefined;
 }
 
 /**
@@ -120,5 +138,37 @@ export function optionsSchema<Output>(
       },
       validate: (value) => standard().validate(value),
     },
+    jsonSchema() {
+      const converter = (standard() as { jsonSchema?: OptionsJsonSchemaConverter }).jsonSchema;
+      return converter?.input({ target: 'draft-07' });
+    },
   };
 }
+
+type Settled<T> = T extends (...args: never[]) => unknown
+  ? T
+  : T extends readonly (infer Item)[]
+    ? readonly Settled<Item>[]
+    : T extends ReadableStream
+      ? T
+      : T extends object
+        ? { readonly [K in keyof T]?: Settled<Exclude<T[K], undefined>> }
+        : T;
+
+/**
+ * `true` when the options a schema lets through (`Checked`, e.g. `z.output<typeof schema>`) and a
+ * plugin's documented options type have the same keys and every checked value fits the documented
+ * type; otherwise a sentence naming the disagreement. A plugin pins it where it must be `true`
+ * (`type Agree = RequireTrue<OptionsFit<z.output<typeof schema>, MyOptions>>`), so the documented
+ * type and the schema cannot drift apart without a compile error.
+ */
+export type OptionsFit<Checked, Documented> = [keyof Checked] extends [keyof Documented]
+  ? [keyof Documented] extends [keyof Checked]
+    ? Settled<Checked> extends Settled<Documented>
+      ? true
+      : 'the schema lets through values the documented type does not allow'
+    : 'the documented type has options the schema does not know'
+  : 'the schema has options the documented type does not have';
+
+/** Compiles only when `Check` is `true`: the place a plugin pins {@link OptionsFit}. */
+export type RequireTrue<Check extends true> = Check;

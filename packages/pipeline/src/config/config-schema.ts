@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@tfpipe/node-utils/options';
 
 const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
 const seed = z.int({ error: 'expected an integer' });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { loadPipeline } from './load-pipeline.js';
 import { parsePipelineConfig } from './parse-pipeline-config.js';
 import { pipelineJsonSchema } from './pipeline-json-schema.js';
 
@@ -45,7 +46,7 @@ async function pipelineDocuments(): Promise<[string, unknown][]> {
 
 describe('pipeline.schema.json', () => {
   it('is what pipelineJsonSchema() generates (regenerate: pnpm --filter @tfpipe/pipeline schema)', async () => {
-    expect(await committedSchema()).toEqual(pipelineJsonSchema());
+    expect(await committedSchema()).toEqual(await pipelineJsonSchema());
   });
 
   it("accepts the fixtures' and the READMEs' pipeline files, as parsePipelineConfig does", async () => {
@@ -86,5 +87,58 @@ describe('pipeline.schema.json', () => {
         code: 'CONFIG_SCHEMA',
       });
     }
+  });
+
+  it("checks the known plugins' options with the definitions their code checks with, under every name", async () => {
+    const validate = await validator();
+    const sink = { plugin: 'tfrecord', options: { directory: 'out' } };
+    const source = { plugin: 'csv', options: { path: 'a.csv' } };
+    const refused: [string, unknown][] = [
+      [
+        'images labelBase -1',
+        { source: { plugin: 'images', options: { folder: 'f', labelBase: -1 } }, sink },
+      ],
+      [
+        'images resize over 16383',
+        {
+          source: {
+            plugin: '@tfpipe/source-images',
+            options: { folder: 'f', resize: { width: 16384, height: 1 } },
+          },
+          sink,
+        },
+      ],
+      ['parquet empty columns', { source: { plugin: 'parquet', options: { path: 'a', columns: [] } }, sink }],
+      [
+        'parquet unknown option',
+        { source: { plugin: 'parquet', options: { path: 'a', colums: ['a'] } }, sink },
+      ],
+      ['csv delimiter type', { source: { plugin: 'csv', options: { path: 'a.csv', delimiter: 1 } }, sink }],
+      [
+        'sink bufferBytes',
+        { source, sink: { plugin: 'tfrecord', options: { directory: 'o', bufferBytes: 1024 } } },
+      ],
+      [
+        'sink level',
+        { source, sink: { plugin: '@tfpipe/sink-tfrecord', options: { directory: 'o', level: 10 } } },
+      ],
+      ['jsonl unknown option', { source: { plugin: 'jsonl', options: { path: 'a', pth: 'b' } }, sink }],
+    ];
+    for (const [what, document] of refused) {
+      expect([what, validate(document)]).toEqual([what, false]);
+      // The plugin itself refuses it when the pipeline is loaded.
+      const config = await parsePipelineConfig(JSON.stringify(document), { file: 'p.json' });
+      await expect(loadPipeline(config, { baseDirectory: '/', file: 'p.json' }), what).rejects.toMatchObject({
+        code: expect.stringMatching(/^(INVALID_OPTION|CONFIG_SCHEMA)$/),
+      });
+    }
+    const accepted = {
+      source: {
+        plugin: 'images',
+        options: { folder: 'f', labelBase: 1, resize: { width: 224, height: 224 } },
+      },
+      sink: { plugin: 'tfrecord', options: { directory: 'out', shards: 4, compression: 'gzip' } },
+    };
+    expect(validate(accepted)).toBe(true);
   });
 });

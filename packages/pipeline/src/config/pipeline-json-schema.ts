@@ -1,4 +1,6 @@
-import { z } from 'zod';
+import type { OptionsJsonSchemaConverter, PluginDefinition, StagedOptionsSchema } from '@tfpipe/core/plugin';
+import { z } from '@tfpipe/node-utils/options';
+import { knownPlugins } from '../plugins/resolve-plugin.js';
 import { pipelineFileSchema } from './config-schema.js';
 
 /** Where the published schema lives, for `$schema` keys and `yaml-language-server` comments. */
@@ -17,14 +19,38 @@ function property(schema: JsonObject, ...path: string[]): JsonObject {
   return node;
 }
 
+/** A plugin's options as JSON Schema, from the definitions its code checks with, when its schema library makes one. */
+function optionsJsonSchema(definition: PluginDefinition): JsonObject | undefined {
+  const options = definition.options as Partial<StagedOptionsSchema<unknown>>;
+  const converter = (definition.options['~standard'] as { jsonSchema?: OptionsJsonSchemaConverter })
+    .jsonSchema;
+  const schema =
+    typeof options.jsonSchema === 'function'
+      ? options.jsonSchema()
+      : converter?.input({ target: 'draft-07' });
+  if (schema === undefined) return undefined;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema'));
+}
+
 /**
  * The JSON Schema (draft-07) of pipeline files, generated from the schema `parsePipelineConfig`
- * checks with, for editors (completion and checking of `pipeline.yaml` / `pipeline.json`). Plugin
- * options are open objects here: each plugin checks its own when the pipeline is loaded. Published
- * as `@tfpipe/pipeline/schema.json`.
+ * checks with and from the option schemas of the plugins tfpipe knows by name that are installed
+ * (each plugin's `options` under `source` or `sink`, by its package and short names), for editors:
+ * completion and checking of `pipeline.yaml` / `pipeline.json`. Other plugins' options are open
+ * objects; every plugin checks its own when the pipeline is loaded. Published as
+ * `@tfpipe/pipeline/schema.json`.
  */
-export function pipelineJsonSchema(): JsonObject {
+export async function pipelineJsonSchema(): Promise<JsonObject> {
   const schema = z.toJSONSchema(pipelineFileSchema, { target: 'draft-07', io: 'input' }) as JsonObject;
+  for (const { names, definition } of await knownPlugins()) {
+    const options = optionsJsonSchema(definition);
+    if (options === undefined) continue;
+    const place = property(schema, definition.kind);
+    place.allOf = [
+      ...((place.allOf as JsonObject[] | undefined) ?? []),
+      { if: { properties: { plugin: { enum: names } } }, then: { properties: { options } } },
+    ];
+  }
   const transform = (property(schema, 'transforms').items ?? {}) as JsonObject;
   Object.assign(transform, exactlyOne(['filter'], ['take'], ['sample']));
   Object.assign(property(transform, 'sample'), exactlyOne(['count'], ['fraction']));

@@ -1,6 +1,6 @@
 import { defineSourcePlugin } from '@tfpipe/core/plugin';
 import type { Example, SequenceExample } from '@tfpipe/core';
-import { z } from 'zod';
+import { z } from '@tfpipe/node-utils/options';
 import { jsonLinesSource } from './jsonl-source.js';
 
 /** The options of the JSON Lines source in a config file. */

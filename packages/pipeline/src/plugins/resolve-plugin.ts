@@ -149,3 +149,27 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
   checkPluginSpecification(found, { field, file });
   return found as never;
 }
+
+/**
+ * The definitions of the plugins tfpipe knows by name that are installed, each with the names a
+ * pipeline file may give it (package name and short names): what the JSON Schema of pipeline
+ * files describes.
+ */
+export async function knownPlugins(): Promise<{ names: string[]; definition: PluginDefinition }[]> {
+  const found: { names: string[]; definition: PluginDefinition }[] = [];
+  for (const [name, load] of Object.entries(KNOWN)) {
+    const module = await load().catch((error: unknown) => {
+      if (isMissingPackage(error, name)) return undefined;
+      throw error;
+    });
+    if (module === undefined) continue;
+    const names = [name, ...Object.keys(PLUGIN_ALIASES).filter((alias) => PLUGIN_ALIASES[alias] === name)];
+    for (const kind of ['source', 'sink'] as const) {
+      const definition = [module[`${kind}Plugin`], module.plugin].find((candidate) =>
+        isDefinition(candidate, kind),
+      );
+      if (definition !== undefined) found.push({ names, definition });
+    }
+  }
+  return found;
+}

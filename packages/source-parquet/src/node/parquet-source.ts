@@ -1,8 +1,8 @@
-import { TfpipeError } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import type { AsyncBuffer } from 'hyparquet';
-import { createParquetExampleSource, createParquetSource } from '../create-parquet-source.js';
+import { createParquetExampleSource, readCheckedParquet } from '../create-parquet-source.js';
+import { checkParquetSourceOptions } from '../parquet-options-schema.js';
 import type { ParquetChunk, ParquetInput, ParquetRow } from '../create-parquet-source.js';
 import type { ParquetRowEncoder } from '../parquet-row-encoder.js';
 import type { ParquetReadOptions } from '../parquet-read-options.js';
@@ -41,7 +41,7 @@ export function parquetSource(
 ): ReadableStream<Positioned<ParquetRow>> & Reporter;
 export function parquetSource(options: ParquetSourceOptions): ReadableStream<ParquetChunk> & Reporter;
 export function parquetSource(options: ParquetSourceOptions): ReadableStream<ParquetChunk> & Reporter {
-  return createParquetSource(inputsOf(options), options);
+  return readCheckedParquet(inputsOf(options), options);
 }
 
 /**
@@ -57,29 +57,12 @@ export function parquetExampleSource(
 
 /** How the source finds its inputs: `file`, or `path` / `paths` expanded when the stream starts. */
 function inputsOf(options: ParquetSourceOptions): () => Promise<readonly ParquetInput[]> {
-  const given = [options.path, options.paths, options.file].filter((value) => value !== undefined).length;
-  if (given !== 1) {
-    throw new TfpipeError('INVALID_OPTION', 'give exactly one of path, paths or file', {
-      stage: 'parquetSource',
-      fatal: true,
-    });
-  }
+  checkParquetSourceOptions(options);
   if (options.file !== undefined) {
     const input = bufferInput(options.file, options.name);
     return () => Promise.resolve([input]);
   }
-  const patterns = options.paths ?? [options.path as string];
-  if (
-    !Array.isArray(patterns) ||
-    patterns.length === 0 ||
-    patterns.some((item) => typeof item !== 'string' || item === '')
-  ) {
-    throw new TfpipeError('INVALID_OPTION', 'paths must be a non-empty array of paths', {
-      stage: 'parquetSource',
-      fatal: true,
-      position: { field: options.paths === undefined ? 'path' : 'paths' },
-    });
-  }
+  const patterns = options.paths ?? [options.path!];
   return async () => {
     const files = await resolveParquetInputs(patterns);
     return files.map((file) => ({ name: file, open: () => openFileAsyncBuffer(file) }));

@@ -2,7 +2,8 @@ import { TfpipeError } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
 import type { AsyncBuffer } from 'hyparquet';
 import { asyncBufferFromBlob, isAsyncBuffer, isBlob } from '../blob-async-buffer.js';
-import { createParquetSource } from '../create-parquet-source.js';
+import { readCheckedParquet } from '../create-parquet-source.js';
+import { checkParquetBufferOptions } from '../parquet-options-schema.js';
 import type { ParquetChunk, ParquetInput, ParquetRow } from '../create-parquet-source.js';
 import type { ParquetReadOptions } from '../parquet-read-options.js';
 
@@ -45,6 +46,7 @@ export function parquetSource(
 ): ReadableStream<Positioned<ParquetRow>> & Reporter;
 export function parquetSource(options: ParquetBufferSourceOptions): ReadableStream<ParquetChunk> & Reporter;
 export function parquetSource(options: ParquetBufferSourceOptions): ReadableStream<ParquetChunk> & Reporter {
+  checkParquetBufferOptions(options);
   const input = bufferInput(options.file, options.name);
-  return createParquetSource(() => Promise.resolve([input]), options);
+  return readCheckedParquet(() => Promise.resolve([input]), options);
 }
