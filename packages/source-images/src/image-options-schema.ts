@@ -79,12 +79,34 @@ function sharedShape() {
   };
 }
 
-/** Options only code can give (callbacks and the policy a pipeline file sets for the whole run). */
+/** Options only code can give (callbacks, the policy a pipeline file sets for the whole run, a plan's runs). */
 function codeShape() {
   return {
     onError: oneOf(['fail', 'skip']),
     onSkip: optionFunction<(error: TfpipeError) => void>(),
+    ranges: z.custom<readonly (readonly [number, number])[]>(isRanges, {
+      error: 'expected a list of [start, end] pairs of whole numbers, 0 ≤ start ≤ end',
+    }),
+    listingSha256: z
+      .string({ error: 'expected 64 lowercase hex digits' })
+      .regex(/^[0-9a-f]{64}$/, { error: 'expected 64 lowercase hex digits' }),
   };
+}
+
+/** A plan's image runs: `[start, end]` pairs of whole numbers, `0 ≤ start ≤ end`. */
+function isRanges(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (range: unknown) =>
+        Array.isArray(range) &&
+        range.length === 2 &&
+        Number.isSafeInteger(range[0]) &&
+        Number.isSafeInteger(range[1]) &&
+        (range[0] as number) >= 0 &&
+        (range[1] as number) >= (range[0] as number),
+    )
+  );
 }
 
 /** The first item of `items` that is there twice. */

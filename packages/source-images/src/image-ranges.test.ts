@@ -73,8 +73,12 @@ describe('ranges and listing digests (what plans read)', () => {
 
   it('refuses malformed ranges and digests when called', () => {
     for (const ranges of [[[2, 1]], [[-1, 2]], [[0.5, 2]], [[1]], 'all'] as never[]) {
-      expect(() => imageSource({ folder: dir, ranges })).toThrow(/ranges must be/);
+      expect(() => imageSource({ folder: dir, ranges })).toThrow(
+        /option ranges: expected a list of \[start, end\] pairs/,
+      );
     }
-    expect(() => imageSource({ folder: dir, listingSha256: 'ABC' })).toThrow(/listingSha256 must be/);
+    expect(() => imageSource({ folder: dir, listingSha256: 'ABC' })).toThrow(
+      /option listingSha256: expected 64 lowercase hex digits/,
+    );
   });
 });

@@ -178,22 +178,6 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
     (extension) => extension.toLowerCase(),
   );
   const ranges = options.ranges;
-  if (
-    ranges !== undefined &&
-    (!Array.isArray(ranges) ||
-      ranges.some(
-        (range) =>
-          !Array.isArray(range) ||
-          range.length !== 2 ||
-          !Number.isSafeInteger(range[0]) ||
-          !Number.isSafeInteger(range[1]) ||
-          range[0] < 0 ||
-          range[1] < range[0],
-      ))
-  )
-    fail('ranges must be a list of [start, end] pairs of whole numbers, 0 ≤ start ≤ end');
-  if (options.listingSha256 !== undefined && !/^[0-9a-f]{64}$/.test(options.listingSha256))
-    fail('listingSha256 must be 64 lowercase hex digits');
   const decode =
     options.resize !== undefined ||
     options.channels !== undefined ||
