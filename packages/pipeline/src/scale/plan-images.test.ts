@@ -201,7 +201,8 @@ describe('plans of image inputs', () => {
     expect(
       await planPipeline(config({ listingSha256: 'a'.repeat(64) })).catch((error: unknown) => error),
     ).toMatchObject({
-      code: 'CONFIG_SCHEMA',
+      code: 'INVALID_OPTION',
+      message: expect.stringContaining('imageSource option listingSha256'),
     });
     expect(await planPipeline(config({}), { unitImages: 0 }).catch((error: unknown) => error)).toMatchObject({
       code: 'INVALID_OPTION',
