@@ -3,6 +3,6 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   test: {
     name: 'sink-tfrecord',
-    testTimeout: 30_000,
+    testTimeout: 120_000,
   },
 });
