@@ -98,6 +98,8 @@ describe('imageSource read-ahead (decode mode)', () => {
       format: 'png',
     }).getReader();
     await reader.read();
+    // Cancel only once files are held ahead (on a loaded machine the first record can come out before any).
+    await vi.waitFor(() => expect(reads.list.length).toBeGreaterThan(1), { timeout: 10_000 });
     await reader.cancel();
     // What was in sharp and what was read ahead settle after the cancel: wait for every read to.
     await vi.waitFor(() => expect(reads.holding).toBe(0), { timeout: 5000 });
