@@ -89,6 +89,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "StaleTemporaries: type",
         "compressionOfName: function",
         "crc32c: function",
+        "crc32cRange: function",
         "expandTfrecordPaths: function",
         "fastCrc32c: function",
         "fileBytes: function",
@@ -98,6 +99,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "removeStaleTemporaries: function",
         "shardName: function",
         "temporaryPath: function",
+        "unmaskCrc: function",
       ]
     `);
   });

@@ -37,6 +37,13 @@ export interface RecordUnframerSettings {
    * `verifyTfrecord` parses payloads with it.
    */
   readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
+  /**
+   * False to leave each record's data CRC to whoever takes it (a parse worker): the length CRC is
+   * still checked, and `check` then gets the stored masked data CRC as `place.dataCrc`. Only for
+   * `onError: 'fail'`: resynchronisation after damage needs the data CRC here.
+   * @default true
+   */
+  readonly verifyData?: boolean;
 }
 
 interface Resync {
@@ -195,12 +202,20 @@ export class RecordUnframer {
       }
       this.#wanted = 0;
       const dataStart = start + HEADER_BYTES;
-      if (!this.#dataValid(buffer, dataStart, length)) {
+      const verifyData = this.#settings.verifyData !== false;
+      if (verifyData && !this.#dataValid(buffer, dataStart, length)) {
         this.#fail('RECORD_CRC', 'corrupted record', 'data CRC mismatch', this.#position + frameBytes);
         continue;
       }
       const check = this.#settings.check;
-      const place = { file: this.#settings.file, recordIndex: this.#recordIndex, byteOffset: this.#position };
+      const place: RecordPlace = verifyData
+        ? { file: this.#settings.file, recordIndex: this.#recordIndex, byteOffset: this.#position }
+        : {
+            file: this.#settings.file,
+            recordIndex: this.#recordIndex,
+            byteOffset: this.#position,
+            dataCrc: readUint32(buffer, dataStart + length),
+          };
       if (check !== undefined && !check(buffer.subarray(dataStart, dataStart + length), place)) {
         this.#recordIndex++;
         this.#advance(frameBytes);

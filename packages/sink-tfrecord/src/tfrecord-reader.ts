@@ -21,6 +21,8 @@ export interface TfrecordReaderSettings {
   readonly emit?: boolean;
   /** A payload check (see `RecordUnframer`). */
   readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
+  /** False to leave the data CRC to `check` (see `RecordUnframer`). @default true */
+  readonly verifyData?: boolean;
 }
 
 /**
