@@ -92,6 +92,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "crc32cRange: function",
         "expandTfrecordPaths: function",
         "fastCrc32c: function",
+        "fastCrc32cRange: function",
         "fileBytes: function",
         "frameRecord: function",
         "nodeDecompressor: function",

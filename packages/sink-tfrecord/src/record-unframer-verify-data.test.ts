@@ -4,11 +4,12 @@ import { frameOffsets, framedFile } from './__fixtures__/helpers.js';
 import { crc32c, maskCrc } from './crc32c.js';
 import type { RecordPlace } from './payload-check.js';
 import { RecordUnframer } from './record-unframer.js';
+import { fastCrc32cRange } from './native-crc32c.js';
 
 const payloads = [10, 700, 3, 0, 20].map((length, index) => new Uint8Array(length).fill(index + 7));
 const offsets = frameOffsets(payloads);
 
-function seen(bytes: Uint8Array, verifyData: boolean | undefined, chunk: number) {
+function seen(bytes: Uint8Array, verifyData: boolean | undefined, chunk: number, native = false) {
   const places: RecordPlace[] = [];
   const datas: number[][] = [];
   const unframer = new RecordUnframer({
@@ -19,6 +20,7 @@ function seen(bytes: Uint8Array, verifyData: boolean | undefined, chunk: number)
     crc: crc32c,
     emit: false,
     ...(verifyData === undefined ? {} : { verifyData }),
+    ...(native ? { crcRange: fastCrc32cRange } : {}),
     check(data, place) {
       places.push(place);
       datas.push([...data]);
@@ -64,6 +66,21 @@ describe('RecordUnframer verifyData: false', () => {
         code: 'RECORD_CRC',
         reason: 'length CRC mismatch',
         position: expect.objectContaining({ recordIndex: 2 }),
+      }),
+    );
+  });
+
+  it('crcRange (the native CRC over large records) verifies and rejects as the JS CRC does', () => {
+    const file = framedFile(payloads);
+    for (const chunk of [7, file.length])
+      expect(seen(file, undefined, chunk, true).datas).toEqual(payloads.map((payload) => [...payload]));
+    const damaged = file.slice();
+    damaged[offsets[1]! + 12 + 600]! ^= 0x80; // inside the 700-byte payload, past the native threshold
+    expect(() => seen(damaged, undefined, 64, true)).toThrow(
+      expect.objectContaining({
+        code: 'RECORD_CRC',
+        reason: 'data CRC mismatch',
+        position: expect.objectContaining({ recordIndex: 1 }),
       }),
     );
   });

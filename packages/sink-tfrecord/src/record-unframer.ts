@@ -44,6 +44,11 @@ export interface RecordUnframerSettings {
    * @default true
    */
   readonly verifyData?: boolean;
+  /**
+   * CRC-32C of `buffer[start, end)` given a `DataView` over the same bytes (`fastCrc32cRange`: the
+   * native CRC over large records, the JS one over small ones); used instead of `crc` when given.
+   */
+  readonly crcRange?: (buffer: Uint8Array, view: DataView, start: number, end: number) => number;
 }
 
 interface Resync {
@@ -94,7 +99,7 @@ export class RecordUnframer {
 
   constructor(settings: RecordUnframerSettings) {
     this.#settings = settings;
-    this.#viewCrc = settings.crc === crc32c;
+    this.#viewCrc = settings.crc === crc32c || settings.crcRange !== undefined;
   }
 
   /** Bytes taken in so far. */
@@ -325,7 +330,10 @@ export class RecordUnframer {
       this.#view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
       this.#viewOf = buffer;
     }
-    return crc32cRange(this.#view!, start, end);
+    const range = this.#settings.crcRange;
+    return range === undefined
+      ? crc32cRange(this.#view!, start, end)
+      : range(buffer, this.#view!, start, end);
   }
 
   #fail(code: TfpipeErrorCode, detail: string, reason: string, preferred: number | undefined): void {

@@ -180,7 +180,7 @@ async function* sequentially<T>(
 export function datasetSource(
   files: () => Promise<readonly TfrecordFile[]>,
   options: TfrecordDatasetOptions,
-  reader: Pick<ReadingSettings, 'crc' | 'decompressor'>,
+  reader: Pick<ReadingSettings, 'crc' | 'crcRange' | 'decompressor'>,
   parseWorkers?: ParseWorkersFactory,
 ): TfrecordDatasetSource {
   if (typeof options !== 'object' || options === null)
