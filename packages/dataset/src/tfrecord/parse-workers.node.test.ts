@@ -41,6 +41,9 @@ const SPEC = {
   pair: fixedLen([2], 'float32'),
   scores: varLen('float32'),
   parts: ragged('int64'),
+  // String tensors that are not dense cross threads packed too.
+  blobList: ragged('string', { valueKey: 'blob' }),
+  blobSparse: varLen('string'),
 };
 
 function writeFile(folder: string, name: string, ids: readonly number[], bad?: number): Promise<string> {
@@ -51,6 +54,7 @@ function writeFile(folder: string, name: string, ids: readonly number[], bad?: n
       pair: float(id, -id),
       scores: float(...range(0, id % 4)),
       parts: int64(...range(0, id % 3)),
+      blobSparse: bytes(...range(0, id % 3).map((at) => `${id}-${at}`)),
     }),
   );
 }
