@@ -188,6 +188,19 @@ describe('parse with workers', () => {
       position: { file: path, recordIndex: 1234, byteOffset: offsets[1234] },
     });
     expect((there.error as Error).message).toBe((here.error as Error).message);
+    // In a record shard read from the .idx (a byte range of the file), the position is still the file's.
+    const shardError = async (workers: number) =>
+      batchesOf(
+        tfrecordDataset(path)
+          .shard({ index: 1, count: 2, by: 'record' })
+          .parse(SPEC, { batchSize: 100, workers }),
+      ).catch((caught: unknown) => caught);
+    const shardThere = await shardError(2);
+    expect(shardThere).toMatchObject({
+      code: 'RECORD_CRC',
+      position: { file: path, recordIndex: 1234, byteOffset: offsets[1234] },
+    });
+    expect((shardThere as Error).message).toBe(((await shardError(1)) as Error).message);
     // A truncated last record after it: the damaged record, earlier in the file, is still the error.
     await truncate(path, file.length - 3);
     const cut = await collect(path, 2);
