@@ -89,8 +89,10 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "StaleTemporaries: type",
         "compressionOfName: function",
         "crc32c: function",
+        "crc32cRange: function",
         "expandTfrecordPaths: function",
         "fastCrc32c: function",
+        "fastCrc32cRange: function",
         "fileBytes: function",
         "frameRecord: function",
         "nodeDecompressor: function",
@@ -98,6 +100,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "removeStaleTemporaries: function",
         "shardName: function",
         "temporaryPath: function",
+        "unmaskCrc: function",
       ]
     `);
   });

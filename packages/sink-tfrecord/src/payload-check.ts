@@ -12,6 +12,8 @@ export interface RecordPlace {
   readonly file: string;
   readonly recordIndex: number;
   readonly byteOffset: number;
+  /** The record's stored (masked) data CRC, not yet checked: given only where the reader leaves it (`verifyData: false`). */
+  readonly dataCrc?: number;
 }
 
 /**

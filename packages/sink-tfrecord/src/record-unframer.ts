@@ -37,6 +37,18 @@ export interface RecordUnframerSettings {
    * `verifyTfrecord` parses payloads with it.
    */
   readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
+  /**
+   * False to leave each record's data CRC to whoever takes it (a parse worker): the length CRC is
+   * still checked, and `check` then gets the stored masked data CRC as `place.dataCrc`. Only for
+   * `onError: 'fail'`: resynchronisation after damage needs the data CRC here.
+   * @default true
+   */
+  readonly verifyData?: boolean;
+  /**
+   * CRC-32C of `buffer[start, end)` given a `DataView` over the same bytes (`fastCrc32cRange`: the
+   * native CRC over large records, the JS one over small ones); used instead of `crc` when given.
+   */
+  readonly crcRange?: (buffer: Uint8Array, view: DataView, start: number, end: number) => number;
 }
 
 interface Resync {
@@ -87,7 +99,7 @@ export class RecordUnframer {
 
   constructor(settings: RecordUnframerSettings) {
     this.#settings = settings;
-    this.#viewCrc = settings.crc === crc32c;
+    this.#viewCrc = settings.crc === crc32c || settings.crcRange !== undefined;
   }
 
   /** Bytes taken in so far. */
@@ -195,12 +207,20 @@ export class RecordUnframer {
       }
       this.#wanted = 0;
       const dataStart = start + HEADER_BYTES;
-      if (!this.#dataValid(buffer, dataStart, length)) {
+      const verifyData = this.#settings.verifyData !== false;
+      if (verifyData && !this.#dataValid(buffer, dataStart, length)) {
         this.#fail('RECORD_CRC', 'corrupted record', 'data CRC mismatch', this.#position + frameBytes);
         continue;
       }
       const check = this.#settings.check;
-      const place = { file: this.#settings.file, recordIndex: this.#recordIndex, byteOffset: this.#position };
+      const place: RecordPlace = verifyData
+        ? { file: this.#settings.file, recordIndex: this.#recordIndex, byteOffset: this.#position }
+        : {
+            file: this.#settings.file,
+            recordIndex: this.#recordIndex,
+            byteOffset: this.#position,
+            dataCrc: readUint32(buffer, dataStart + length),
+          };
       if (check !== undefined && !check(buffer.subarray(dataStart, dataStart + length), place)) {
         this.#recordIndex++;
         this.#advance(frameBytes);
@@ -310,7 +330,10 @@ export class RecordUnframer {
       this.#view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
       this.#viewOf = buffer;
     }
-    return crc32cRange(this.#view!, start, end);
+    const range = this.#settings.crcRange;
+    return range === undefined
+      ? crc32cRange(this.#view!, start, end)
+      : range(buffer, this.#view!, start, end);
   }
 
   #fail(code: TfpipeErrorCode, detail: string, reason: string, preferred: number | undefined): void {

@@ -21,6 +21,10 @@ export interface TfrecordReaderSettings {
   readonly emit?: boolean;
   /** A payload check (see `RecordUnframer`). */
   readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
+  /** False to leave the data CRC to `check` (see `RecordUnframer`). @default true */
+  readonly verifyData?: boolean;
+  /** A CRC-32C over a range of a buffer, used instead of `crc` (see `RecordUnframer`). */
+  readonly crcRange?: (buffer: Uint8Array, view: DataView, start: number, end: number) => number;
 }
 
 /**

@@ -5,15 +5,23 @@ import { RequestThread } from '@tfpipe/core/internal';
 import type { SpanHandler, WireSpans } from '../parse/wire-batcher.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch, Tensor } from '../tensor.js';
+import { attachPositions } from '../batch-positions.js';
+import { unpackStrings } from './packed-strings.js';
+import type { PackedStrings } from './packed-strings.js';
 
 /** A batch of serialized Examples as a parse worker receives it. Internal. */
 export interface SpanRequest {
   readonly bytes: Uint8Array;
   readonly ends: Int32Array;
   readonly count: number;
+  /** The files of the batch's runs of records, in order (one name per run, not per record). */
   readonly files: readonly string[];
+  /** Where each run of `files` ends: records `runEnds[i - 1]` to `runEnds[i]` are in `files[i]`. */
+  readonly runEnds: Int32Array;
   readonly recordIndexes: Float64Array;
   readonly byteOffsets: Float64Array;
+  /** Each record's stored masked data CRC, for the worker to check before it parses (absent: checked already). */
+  readonly crcs?: Uint32Array;
 }
 
 /** A parse error as it crosses threads: a TfpipeError's parts, or another error's message. */
@@ -30,7 +38,13 @@ export type WorkerError =
 
 /** A parse worker's answer. Internal. */
 export type SpanReply =
-  | { readonly id: number; readonly batch: Record<string, Tensor>; readonly error?: undefined }
+  | {
+      readonly id: number;
+      /** The batch, its string tensors' `data` empty: their values are in `strings`. */
+      readonly batch: Record<string, Tensor>;
+      readonly strings: Record<string, PackedStrings>;
+      readonly error?: undefined;
+    }
   | { readonly id: number; readonly error: WorkerError; readonly batch?: undefined };
 
 /** How long a parse worker with nothing to do stays alive, milliseconds. */
@@ -65,17 +79,34 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
   }
 
   handle(spans: WireSpans): Promise<ParsedBatch<Spec>> {
-    const { bytes, ends, count, places } = spans;
+    const { bytes, ends, count, places, crcs } = spans;
+    // One name per run of records from the same file: a name per record costs more to send than the parse saves.
     const files: string[] = [];
+    const runs: number[] = [];
     const recordIndexes = new Float64Array(count);
     const byteOffsets = new Float64Array(count);
     for (let index = 0; index < count; index++) {
       const place = places[index]!;
-      files.push(place.file);
+      if (index === 0 || place.file !== files[files.length - 1]) {
+        if (index > 0) runs.push(index);
+        files.push(place.file);
+      }
       recordIndexes[index] = place.recordIndex;
       byteOffsets[index] = place.byteOffset;
     }
-    const request: SpanRequest = { bytes, ends, count, files, recordIndexes, byteOffsets };
+    runs.push(count);
+    const runEnds = Int32Array.from(runs);
+    // The worker gets copies: these stay here to place the batch's records (e.g. for decodeImages' errors).
+    const request: SpanRequest = {
+      bytes,
+      ends,
+      count,
+      files,
+      runEnds: runEnds.slice(),
+      recordIndexes: recordIndexes.slice(),
+      byteOffsets: byteOffsets.slice(),
+      ...(crcs === undefined ? {} : { crcs }),
+    };
     // Copies: the batcher reuses its place objects for the next batch.
     const first = placeOf(places[0]!);
     const last = placeOf(places[count - 1]!);
@@ -85,12 +116,25 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
     } catch (error) {
       return Promise.reject(crashError(first, last, error));
     }
-    const transfer = [bytes.buffer, ends.buffer, recordIndexes.buffer, byteOffsets.buffer];
+    const transfer = [
+      bytes.buffer,
+      ends.buffer,
+      request.runEnds.buffer,
+      request.recordIndexes.buffer,
+      request.byteOffsets.buffer,
+    ];
+    if (crcs !== undefined) transfer.push(crcs.buffer);
     return thread.request<SpanReply>(request, transfer).then(
       (reply) => {
         if (reply.error !== undefined) throw rebuildError(reply.error);
         const batch = Object.create(null) as Record<string, Tensor>;
         for (const [name, tensor] of Object.entries(reply.batch)) batch[name] = tensor;
+        unpackStrings(batch, reply.strings);
+        attachPositions(batch, (batchIndex) => ({
+          file: files[runOf(runEnds, batchIndex)]!,
+          recordIndex: recordIndexes[batchIndex]!,
+          byteOffset: byteOffsets[batchIndex]!,
+        }));
         return batch as ParsedBatch<Spec>;
       },
       (error: unknown) => {
@@ -124,6 +168,13 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
       exitMessage: (code) => `the parse worker exited (code ${code})`,
     });
   }
+}
+
+/** The run (of `runEnds`) record `index` is in. */
+function runOf(runEnds: Int32Array, index: number): number {
+  let run = 0;
+  while (index >= runEnds[run]!) run++;
+  return run;
 }
 
 function rebuildError(error: WorkerError): Error {

@@ -1,4 +1,9 @@
-import { crc32c, expandTfrecordPaths, nodeDecompressor } from '@tfpipe/sink-tfrecord/internal';
+import {
+  crc32c,
+  expandTfrecordPaths,
+  fastCrc32cRange,
+  nodeDecompressor,
+} from '@tfpipe/sink-tfrecord/internal';
 import { TfrecordDataset, datasetSource } from '../tfrecord/tfrecord-dataset.js';
 import type { TfrecordDatasetOptions } from '../tfrecord/tfrecord-dataset.js';
 import { webFiles } from '../tfrecord/tfrecord-file.js';
@@ -50,9 +55,9 @@ export function tfrecordDataset(
     datasetSource(
       files,
       options,
-      // The JS CRC over the reader's buffer: records are mostly small, where a native call's fixed
-      // cost and a view per call cost more than they save (bench/README.md, case c).
-      { crc: crc32c, decompressor: nodeDecompressor },
+      // The JS CRC over the reader's buffer for small records, where a native call's fixed cost and a
+      // view per call cost more than they save; the native one over large records (bench/README.md, case c).
+      { crc: crc32c, crcRange: fastCrc32cRange, decompressor: nodeDecompressor },
       parseWorkersFor,
     ),
   );

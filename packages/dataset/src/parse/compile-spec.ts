@@ -1,4 +1,5 @@
 import { TfpipeError } from '@tfpipe/core';
+import { checkFeature } from '../spec/check-feature.js';
 import type { ExampleParseSpec, FeatureSpec } from '../spec/feature-spec.js';
 import type { Column } from './column.js';
 import { DenseColumn } from './dense-column.js';
@@ -51,6 +52,7 @@ export function compileSpec(spec: ExampleParseSpec): CompiledSpec {
         name,
       );
     }
+    checkFeature(name, feature);
     switch (feature.type) {
       case 'fixedLen':
         return [name, new DenseColumn(name, slot(name), feature)];

@@ -99,7 +99,25 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
   }
 
   #start(batchSize: number): void {
-    for (const [, column] of this.#columns) column.start(batchSize);
+    for (const [name, column] of this.#columns) {
+      try {
+        column.start(batchSize);
+      } catch (error) {
+        // A typed array past the engine's length limit, or memory refused.
+        if (!(error instanceof RangeError)) throw error;
+        throw new TfpipeError(
+          'INVALID_OPTION',
+          `feature ${name}: a batch of ${batchSize} Examples does not fit in memory`,
+          {
+            stage: 'parseExample',
+            fatal: true,
+            position: { field: name },
+            reason: `${error.message}; use a smaller batch size or shape`,
+            cause: error,
+          },
+        );
+      }
+    }
     this.#dense?.bind();
   }
 

@@ -15,6 +15,11 @@ export interface WireSpans {
   readonly ends: Int32Array;
   readonly count: number;
   readonly places: readonly SpanRecord[];
+  /**
+   * Each record's stored masked data CRC, still to be checked by the handler: given when the batcher
+   * carries CRCs (the reader left them unchecked).
+   */
+  readonly crcs?: Uint32Array;
 }
 
 /**
@@ -52,22 +57,38 @@ export class WireBatcher<Out> {
   readonly #places: SpanRecord[] = [];
   #count = 0;
   #ready: Out[] = [];
+  /** The stored data CRCs of the open batch, when this batcher carries them. */
+  #crcs: Uint32Array | undefined;
 
-  constructor(handler: SpanHandler<Out>, batchSize: number) {
+  /**
+   * @param carryCrcs true when the payloads come with their data CRCs unchecked (`add`'s `dataCrc`),
+   *   for the handler to check
+   */
+  constructor(handler: SpanHandler<Out>, batchSize: number, carryCrcs = false) {
     this.#handler = handler;
     this.#batchSize = batchSize;
     this.#arena = new Uint8Array(MIN_ARENA_BYTES);
     this.#ends = new Int32Array(Math.min(batchSize, 1024));
+    if (carryCrcs) this.#crcs = new Uint32Array(this.#ends.length);
   }
 
-  /** Copies one payload (and where it sits) into the open batch; a full batch is handled at once. */
-  add(data: Uint8Array, file: string, recordIndex: number, byteOffset: number): void {
+  /** True when the payloads must come with their stored data CRCs, unchecked. */
+  get carriesCrcs(): boolean {
+    return this.#crcs !== undefined;
+  }
+
+  /**
+   * Copies one payload (and where it sits) into the open batch; a full batch is handled at once.
+   * `dataCrc`: the record's stored masked data CRC, when the batcher carries CRCs.
+   */
+  add(data: Uint8Array, file: string, recordIndex: number, byteOffset: number, dataCrc = 0): void {
     if (this.#used + data.length > this.#arena.length) this.#growArena(data.length);
     this.#arena.set(data, this.#used);
     this.#used += data.length;
     const at = this.#count++;
     if (at === this.#ends.length) this.#growEnds();
     this.#ends[at] = this.#used;
+    if (this.#crcs !== undefined) this.#crcs[at] = dataCrc;
     const place = this.#places[at];
     if (place === undefined) this.#places[at] = { data, file, recordIndex, byteOffset };
     else {
@@ -99,11 +120,13 @@ export class WireBatcher<Out> {
       ends: this.#ends,
       count: this.#count,
       places: this.#places,
+      ...(this.#crcs === undefined ? {} : { crcs: this.#crcs }),
     };
     if (this.#handler.detach) {
       // The next batch gets arrays of its own: these now belong to whoever handles this one.
       this.#arena = new Uint8Array(Math.max(MIN_ARENA_BYTES, this.#used));
       this.#ends = new Int32Array(this.#ends.length);
+      if (this.#crcs !== undefined) this.#crcs = new Uint32Array(this.#ends.length);
     }
     this.#count = 0;
     this.#used = 0;
@@ -120,5 +143,10 @@ export class WireBatcher<Out> {
     const grown = new Int32Array(this.#ends.length * 2);
     grown.set(this.#ends);
     this.#ends = grown;
+    if (this.#crcs !== undefined) {
+      const crcs = new Uint32Array(grown.length);
+      crcs.set(this.#crcs);
+      this.#crcs = crcs;
+    }
   }
 }

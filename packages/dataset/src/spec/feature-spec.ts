@@ -63,20 +63,47 @@ export type FeatureSpec<D extends Dtype = Dtype> =
 /** A parse spec: output name → feature spec, like the `features` dict of `tf.io.parse_example`. */
 export type ExampleParseSpec = Readonly<Record<string, FeatureSpec>>;
 
-function invalid(detail: string): TfpipeError {
-  return new TfpipeError('INVALID_OPTION', detail, { stage: 'parseExample', fatal: true });
+function invalid(detail: string, field?: string): TfpipeError {
+  return new TfpipeError('INVALID_OPTION', detail, {
+    stage: 'parseExample',
+    fatal: true,
+    ...(field === undefined ? {} : { position: { field } }),
+  });
 }
 
-/** Checks a shape: whole dimensions above zero (TensorFlow rejects unknown and zero dimensions here). */
-export function checkShape(shape: unknown, what: string): readonly number[] {
-  if (!Array.isArray(shape)) throw invalid(`${what}: shape must be an array of dimensions, e.g. [] or [3]`);
+/**
+ * The most values one Example's fixed-shape feature (a `fixedLen`, a `fixedLenSequence` step) may
+ * hold: 2^31 - 1, protobuf's 2 GiB message limit at one byte per value, so no record could fill more.
+ */
+export const MAX_SHAPE_VALUES = 2 ** 31 - 1;
+
+/**
+ * Checks a shape: whole dimensions above zero (TensorFlow rejects unknown and zero dimensions here).
+ * With `maxValues`, the dimensions' product must not exceed it. `field` names the feature in the error's position.
+ */
+export function checkShape(
+  shape: unknown,
+  what: string,
+  maxValues = Number.MAX_SAFE_INTEGER,
+  field?: string,
+): readonly number[] {
+  if (!Array.isArray(shape))
+    throw invalid(`${what}: shape must be an array of dimensions, e.g. [] or [3]`, field);
+  const text = `[${shape.map(String).join(', ')}]`;
   for (const dimension of shape) {
     if (!Number.isSafeInteger(dimension) || (dimension as number) <= 0) {
       throw invalid(
-        `${what}: all dimensions of shape need to be known and positive but received [${shape.map(String).join(', ')}]`,
+        `${what}: all dimensions of shape need to be known and positive but received ${text}`,
+        field,
       );
     }
   }
+  const count = elements(shape as number[]);
+  if (count > maxValues)
+    throw invalid(
+      `${what}: shape ${text} holds ${count} values per Example, more than ${maxValues} (a record holds at most 2 GiB)`,
+      field,
+    );
   return Object.freeze([...(shape as number[])]);
 }
 
@@ -107,7 +134,7 @@ export function fixedLen<const D extends Dtype>(
   dtype: D,
   options: FixedLenOptions<D> = {},
 ): FixedLenSpec<D> {
-  const checkedShape = checkShape(shape, 'fixedLen');
+  const checkedShape = checkShape(shape, 'fixedLen', MAX_SHAPE_VALUES);
   checkDtype(dtype, 'fixedLen');
   const given = options.default;
   return {
@@ -204,7 +231,7 @@ export function fixedLenSequence<const D extends Dtype>(
   dtype: D,
   options: FixedLenSequenceOptions<D> = {},
 ): FixedLenSequenceSpec<D> {
-  const checkedShape = checkShape(shape, 'fixedLenSequence');
+  const checkedShape = checkShape(shape, 'fixedLenSequence', MAX_SHAPE_VALUES);
   checkDtype(dtype, 'fixedLenSequence');
   const given = options.default;
   return {

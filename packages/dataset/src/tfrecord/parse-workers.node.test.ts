@@ -1,6 +1,7 @@
 // parse(spec, { workers }) against the parse on this thread: the same batches (in order, or all of them
 // once with deterministic: false), the same errors, and a worker thread that dies mid-batch failing
 // the pass with the file and records it held instead of hanging it.
+import { readFile, truncate, writeFile as writeBytes } from 'node:fs/promises';
 import { bytes, example, float, int64 } from '@tfpipe/core';
 import { TfpipeError } from '@tfpipe/core';
 import type { Transferable } from 'node:worker_threads';
@@ -11,6 +12,7 @@ import { tfrecordDataset as webDataset } from './tfrecord-dataset.js';
 import { fixedLen, ragged, varLen } from '../spec/feature-spec.js';
 import { batchesOf } from '../parse/tensor-test-helpers.js';
 import { range, temporaryFolder, writeExamples } from '../testing/write-records.js';
+import { batchPosition } from '../batch-positions.js';
 
 const crash = vi.hoisted(() => ({ afterMessages: -1 }));
 
@@ -39,6 +41,9 @@ const SPEC = {
   pair: fixedLen([2], 'float32'),
   scores: varLen('float32'),
   parts: ragged('int64'),
+  // String tensors that are not dense cross threads packed too.
+  blobList: ragged('string', { valueKey: 'blob' }),
+  blobSparse: varLen('string'),
 };
 
 function writeFile(folder: string, name: string, ids: readonly number[], bad?: number): Promise<string> {
@@ -49,8 +54,20 @@ function writeFile(folder: string, name: string, ids: readonly number[], bad?: n
       pair: float(id, -id),
       scores: float(...range(0, id % 4)),
       parts: int64(...range(0, id % 3)),
+      blobSparse: bytes(...range(0, id % 3).map((at) => `${id}-${at}`)),
     }),
   );
+}
+
+/** How many batches of 100 a pass gives before it fails, and its error. */
+async function collect(path: string, workers: number): Promise<{ batches: number; error: unknown }> {
+  let batches = 0;
+  try {
+    for await (const _ of tfrecordDataset(path).parse(SPEC, { batchSize: 100, workers })) batches++;
+  } catch (error) {
+    return { batches, error };
+  }
+  return { batches, error: undefined };
 }
 
 describe('parse with workers', () => {
@@ -83,17 +100,8 @@ describe('parse with workers', () => {
   it('a bad feature fails as on this thread, after every batch before it', async () => {
     const folder = await temporaryFolder();
     const path = await writeFile(folder, 'bad.tfrecord', range(0, 2000), 1234);
-    const collect = async (workers: number) => {
-      let batches = 0;
-      try {
-        for await (const _ of tfrecordDataset(path).parse(SPEC, { batchSize: 100, workers })) batches++;
-      } catch (error) {
-        return { batches, error };
-      }
-      return { batches, error: undefined };
-    };
-    const here = await collect(1);
-    const there = await collect(2);
+    const here = await collect(path, 1);
+    const there = await collect(path, 2);
     expect(there.batches).toBe(12);
     expect(here.batches).toBe(12);
     expect(TfpipeError.is(there.error)).toBe(true);
@@ -141,7 +149,6 @@ describe('parse with workers', () => {
     expect(await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 2, workers: 2 }).take(1))).toEqual(
       (await batchesOf(tfrecordDataset(files).parse(SPEC, { batchSize: 2 }))).slice(0, 1),
     );
-    // The FixedLen path: strings over 1 KiB are arrays of their own, shorter ones views of one shared block.
     const dense = { id: fixedLen([], 'int64'), blob: fixedLen([], 'string') };
     let batches = 0;
     for await (const batch of tfrecordDataset(some).parse(dense, { batchSize: 5, workers: 2 })) {
@@ -155,11 +162,89 @@ describe('parse with workers', () => {
         true,
         true,
       ]);
-      expect([blobs[0]!.buffer.byteLength, blobs[4]!.buffer.byteLength]).toEqual([1999, 1500]);
-      expect(blobs[2]!.buffer).toBe(blobs[3]!.buffer);
-      expect(blobs[2]!.buffer.byteLength).toBe(64 * 1024);
+      // From a worker, a tensor's strings come back as views of one buffer (one transfer, no clone per value).
+      expect(new Set(blobs.map((blob) => blob.buffer)).size).toBe(1);
+      expect(blobs[0]!.buffer.byteLength).toBe(1999 + 1000 + 7 + 1500);
     }
     expect(batches).toBe(1);
+  });
+
+  it('checks every data CRC in the workers: a damaged payload fails with the reader’s error and position', async () => {
+    const folder = await temporaryFolder();
+    const path = await writeFile(folder, 'crc.tfrecord', range(0, 2000));
+    const offsets: number[] = [];
+    for await (const record of tfrecordDataset(path)) offsets.push(record.byteOffset);
+    const file = await readFile(path);
+    file[offsets[1234]! + 12 + 3]! ^= 0x40; // a payload byte: the length CRC still holds
+    await writeBytes(path, file);
+    const here = await collect(path, 1);
+    const there = await collect(path, 2);
+    expect(here.batches).toBe(12);
+    expect(there.batches).toBe(12);
+    expect(there.error).toMatchObject({
+      code: 'RECORD_CRC',
+      stage: 'tfrecordDataset',
+      reason: 'data CRC mismatch',
+      position: { file: path, recordIndex: 1234, byteOffset: offsets[1234] },
+    });
+    expect((there.error as Error).message).toBe((here.error as Error).message);
+    // In a record shard read from the .idx (a byte range of the file), the position is still the file's.
+    const shardError = async (workers: number) =>
+      batchesOf(
+        tfrecordDataset(path)
+          .shard({ index: 1, count: 2, by: 'record' })
+          .parse(SPEC, { batchSize: 100, workers }),
+      ).catch((caught: unknown) => caught);
+    const shardThere = await shardError(2);
+    expect(shardThere).toMatchObject({
+      code: 'RECORD_CRC',
+      position: { file: path, recordIndex: 1234, byteOffset: offsets[1234] },
+    });
+    expect((shardThere as Error).message).toBe(((await shardError(1)) as Error).message);
+    // A truncated last record after it: the damaged record, earlier in the file, is still the error.
+    await truncate(path, file.length - 3);
+    const cut = await collect(path, 2);
+    expect(cut.batches).toBe(12);
+    expect(cut.error).toMatchObject({ code: 'RECORD_CRC', position: { recordIndex: 1234 } });
+    // Under onError: 'skip' the record is dropped and counted, as on one thread.
+    const skipping = (workers: number) =>
+      tfrecordDataset(path, { onError: 'skip' }).parse(SPEC, { batchSize: 100, workers });
+    const kept = skipping(2);
+    expect(await batchesOf(kept)).toEqual(await batchesOf(skipping(1)));
+    expect(kept.report().skipped).toBe(2);
+  });
+
+  it('a truncated last record fails after every batch read before it', async () => {
+    const folder = await temporaryFolder();
+    const path = await writeFile(folder, 'cut.tfrecord', range(0, 2000));
+    await truncate(path, (await readFile(path)).length - 5);
+    const here = await collect(path, 1);
+    const there = await collect(path, 2);
+    expect(here.batches).toBe(19);
+    expect(there.batches).toBe(19);
+    expect(there.error).toMatchObject({
+      code: 'RECORD_TRUNCATED',
+      position: { file: path, recordIndex: 1999 },
+    });
+    expect((there.error as Error).message).toBe((here.error as Error).message);
+  });
+
+  it("keeps each record's position on the batch, as on one thread", async () => {
+    const folder = await temporaryFolder();
+    const files = [
+      await writeFile(folder, 'p.tfrecord', range(0, 150)),
+      await writeFile(folder, 'q.tfrecord', range(150, 230)),
+    ];
+    const positions = async (workers: number) => {
+      const out: unknown[] = [];
+      for await (const batch of tfrecordDataset(files).parse(SPEC, { batchSize: 64, workers }))
+        for (let index = 0; index < batch.id.shape[0]!; index++) out.push(batchPosition(batch, index));
+      return out;
+    };
+    const here = await positions(1);
+    expect(here).toHaveLength(230);
+    expect(here[64 * 2 + 30]).toMatchObject({ file: files[1], recordIndex: 8 });
+    expect(await positions(2)).toEqual(here);
   });
 
   it('rejects workers where there are no threads, and bad worker options', () => {

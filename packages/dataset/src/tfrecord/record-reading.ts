@@ -57,6 +57,8 @@ export class RecordReading {
    * The fused path of `parse`: every verified payload of `file` (or of a range of it) goes straight
    * from the read buffer into `batcher`, with no record object; yields what the batches each read
    * completes gave.
+   * When `batcher` carries CRCs (`onError: 'fail'` only), each record's data CRC is left to the
+   * batcher's handler (a parse worker) and the payload goes in with its stored CRC.
    */
   async *readInto<Out>(
     file: TfrecordFile,
@@ -73,8 +75,9 @@ export class RecordReading {
       file: name,
       policy,
       emit: false,
+      verifyData: !batcher.carriesCrcs,
       check(data, place) {
-        batcher.add(data, name, place.recordIndex + indexShift, place.byteOffset + byteShift);
+        batcher.add(data, name, place.recordIndex + indexShift, place.byteOffset + byteShift, place.dataCrc);
         return true;
       },
     });

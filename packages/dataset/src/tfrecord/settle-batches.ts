@@ -9,7 +9,8 @@ interface Waiting<T> {
  * The batches of `source`, some still being parsed elsewhere (promises): in the order they were
  * started when `deterministic`, else each as soon as it is ready. At most `limit` wait at once: past
  * that, reading pauses until the oldest (or, not deterministic, the first) is ready. A batch that
- * failed throws when its turn comes, after every batch before it.
+ * failed throws when its turn comes, after every batch before it; when `source` fails, every batch
+ * started before then goes out (or fails) first.
  */
 export async function* settleBatches<T>(
   source: AsyncIterable<readonly (T | Promise<T>)[]>,
@@ -38,26 +39,36 @@ export async function* settleBatches<T>(
     );
     return waiting.splice(index, 1)[0]!.promise;
   };
-  for await (const outs of source) {
-    for (const out of outs) {
-      const entry: Waiting<T> = { promise: Promise.resolve(out), settled: false };
-      // Marks a failure as handled until its turn, and the entry as ready either way.
-      entry.promise.then(
-        () => (entry.settled = true),
-        () => (entry.settled = true),
-      );
-      waiting.push(entry);
-    }
-    const done: T[] = [];
-    try {
-      for (const entry of ready()) done.push(await entry.promise);
-      while (waiting.length > limit) done.push(await next());
-    } catch (error) {
-      // The batches ready before the failed one still go out first.
+  let batchFailed = false;
+  try {
+    for await (const outs of source) {
+      for (const out of outs) {
+        const entry: Waiting<T> = { promise: Promise.resolve(out), settled: false };
+        // Marks a failure as handled until its turn, and the entry as ready either way.
+        entry.promise.then(
+          () => (entry.settled = true),
+          () => (entry.settled = true),
+        );
+        waiting.push(entry);
+      }
+      const done: T[] = [];
+      try {
+        for (const entry of ready()) done.push(await entry.promise);
+        while (waiting.length > limit) done.push(await next());
+      } catch (error) {
+        // The batches ready before the failed one still go out first.
+        batchFailed = true;
+        if (done.length > 0) yield done;
+        throw error;
+      }
       if (done.length > 0) yield done;
-      throw error;
     }
-    if (done.length > 0) yield done;
+  } catch (error) {
+    if (batchFailed) throw error;
+    // The source failed (a truncated record, a damaged file): the batches started before it go out
+    // first, in order, and an error among them, being earlier in the data, is the one raised.
+    while (waiting.length > 0) yield [await waiting.shift()!.promise];
+    throw error;
   }
   while (waiting.length > 0) yield [await next()];
 }

@@ -111,10 +111,17 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     if (source.parseWorkers === undefined)
       throw invalidOption('parse', "workers > 1 needs worker threads: use '@tfpipe/dataset/node'");
     const threads = source.parseWorkers(spec, workers);
+    // Under 'fail' the workers check the data CRCs; 'skip' resynchronises after damage, which needs
+    // them checked as the bytes are read.
+    const carryCrcs = source.reading.policy.onError === 'fail';
     return new Dataset(
       () =>
         settleBatches(
-          parsePass(source, () => new WireBatcher(threads, size), dropRemainder),
+          parsePass(
+            source,
+            (sequential) => new WireBatcher(threads, size, carryCrcs && sequential),
+            dropRemainder,
+          ),
           // Two batches per worker keep each busy while this thread reads the next.
           2 * workers,
           deterministic,
@@ -125,18 +132,20 @@ export class TfrecordDataset extends Dataset<TfRecord> {
 }
 
 /**
- * One pass of the fused parse: each file's verified payloads go straight into the batcher, or, where
- * records must be interleaved or strided across files, the records of `readPass` do.
+ * One pass of the fused parse: each file's payloads go straight into the batcher (`sequential`: its
+ * handler may be left the data CRCs), or, where records must be interleaved or strided across files,
+ * the verified records of `readPass` do.
  */
 async function* parsePass<Out>(
   source: TfrecordDatasetSource,
-  newBatcher: () => WireBatcher<Out>,
+  newBatcher: (sequential: boolean) => WireBatcher<Out>,
   dropRemainder: boolean,
 ): Chunks<Out> {
-  const batcher = newBatcher();
   const files = await source.files();
   const { reads, everyNth } = await planReads(files, source.shard);
-  if (source.numParallelReads > 1 || everyNth !== undefined) {
+  const sequential = source.numParallelReads <= 1 && everyNth === undefined;
+  const batcher = newBatcher(sequential);
+  if (!sequential) {
     for await (const records of readPass(source)) {
       for (const record of records)
         batcher.add(record.data, record.file, record.recordIndex, record.byteOffset);
@@ -171,7 +180,7 @@ async function* sequentially<T>(
 export function datasetSource(
   files: () => Promise<readonly TfrecordFile[]>,
   options: TfrecordDatasetOptions,
-  reader: Pick<ReadingSettings, 'crc' | 'decompressor'>,
+  reader: Pick<ReadingSettings, 'crc' | 'crcRange' | 'decompressor'>,
   parseWorkers?: ParseWorkersFactory,
 ): TfrecordDatasetSource {
   if (typeof options !== 'object' || options === null)
