@@ -12,7 +12,10 @@ export interface CsvSplitPointsOptions {
   readonly quote?: string;
   /** @default quote */
   readonly escape?: string;
-  /** Whether the first record is a header (then the first range starts after it). @default true */
+  /**
+   * Whether the first record is a header (then the first range starts after it); with `skipEmptyLines`,
+   * blank lines before it are passed over, as the reader passes over them. @default true
+   */
   readonly header?: boolean;
   /** Whether empty lines are skipped (not counted as rows), as `csvSource` does. @default true */
   readonly skipEmptyLines?: boolean;

@@ -1,6 +1,8 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { PlanUnit, ScalePlan } from './plan-types.js';
-import { handOutOrder } from './run-planned.js';
+import { handOutOrder, runPlannedPipeline } from './run-planned.js';
 
 /** A plan of the given units dealt to shards as listed (only what handOutOrder reads). */
 function planOf(units: PlanUnit[], shards: number[][]): ScalePlan {
@@ -36,5 +38,35 @@ describe('handOutOrder', () => {
     });
     const units = [range(10, 100), range(100, 200), range(200, 5000), range(5000, 5100)];
     expect(handOutOrder(planOf(units, [[0, 1], [2], [3]]))).toEqual([1, 0, 2]);
+  });
+});
+
+/** This process's children running `script` (Linux /proc). */
+async function childrenRunning(script: string): Promise<number> {
+  let count = 0;
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const [stat, command] = await Promise.all([
+      readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''),
+      readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''),
+    ]);
+    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (parent === process.pid && command.includes(script)) count++;
+  }
+  return count;
+}
+
+describe('runPlannedPipeline', () => {
+  it("fails with the plan's error when planning fails, its started workers told to exit", async () => {
+    const config = {
+      source: { plugin: 'csv', options: { path: '/nonexistent/tfpipe/input.csv' } },
+      sink: { plugin: 'tfrecord', options: { directory: '/nonexistent/tfpipe/out' } },
+    };
+    const workerScript = fileURLToPath(new URL('../../dist/work-child.js', import.meta.url));
+    await expect(runPlannedPipeline(config as never, { workers: 3, workerScript })).rejects.toMatchObject({
+      code: 'INPUT_NOT_FOUND',
+      position: { file: '/nonexistent/tfpipe/input.csv' },
+    });
+    // The two children it started exit (the test's time limit bounds the wait).
+    while ((await childrenRunning(workerScript)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   });
 });

@@ -13,7 +13,10 @@ import { workShard } from './work-shard.js';
 
 /** Options of {@link runPlannedPipeline}. */
 export interface RunPlannedOptions {
-  /** Processes working shards at once: this one and `workers - 1` child processes (1: this process alone). @default 1 */
+  /**
+   * Processes working shards at once: this one and `workers - 1` child processes, started before planning
+   * so that their start overlaps it (1: this process alone). @default 1
+   */
   readonly workers?: number;
   /** Work indexes (output shards per split). @default sink.options.shards, else `workers` */
   readonly shards?: number;
@@ -68,9 +71,12 @@ export function handOutOrder(plan: ScalePlan): number[] {
  * this process plans: each waits for `{ plan }` before it reads the plan file.
  */
 function startChildren(count: number, script: string): ChildProcess[] {
-  return Array.from({ length: count }, () =>
-    fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
-  );
+  return Array.from({ length: count }, () => {
+    const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // A message to a child that died fails here; its exit is what reports it (see workOnChildren).
+    child.on('error', () => undefined);
+    return child;
+  });
 }
 
 /**
