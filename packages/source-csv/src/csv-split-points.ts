@@ -12,7 +12,10 @@ export interface CsvSplitPointsOptions {
   readonly quote?: string;
   /** @default quote */
   readonly escape?: string;
-  /** Whether the first record is a header (then the first range starts after it). @default true */
+  /**
+   * Whether the first record is a header (then the first range starts after it); with `skipEmptyLines`,
+   * blank lines before it are passed over, as the reader passes over them. @default true
+   */
   readonly header?: boolean;
   /** Whether empty lines are skipped (not counted as rows), as `csvSource` does. @default true */
   readonly skipEmptyLines?: boolean;
@@ -56,6 +59,85 @@ function asciiCode(option: string, value: string): number {
   return code;
 }
 
+/** What {@link scanFast} carries from chunk to chunk. */
+interface FastScan {
+  readonly quoteCode: number;
+  readonly size: number;
+  readonly targetBytes: number;
+  readonly skipEmptyLines: boolean;
+  inQuotes: boolean;
+  /** The last byte scanned. */
+  previous: number;
+  /** Where the record being read starts (absolute). */
+  recordStart: number;
+  lineFeeds: number;
+  rowCount: number;
+  nextCut: number;
+  readonly starts: number[];
+  readonly lines: number[];
+  readonly rows: number[];
+}
+
+/**
+ * The byte loop's rules (with `escape` equal to `quote`) for the bytes after the header, applied by
+ * jumping between quotes and line feeds with `indexOf` instead of looking at every byte: out of
+ * quotes, a quote opens a field when the byte before it is a delimiter, CR, LF or a quote; in quotes,
+ * the next quote closes it; a line feed out of quotes ends a record, which is empty when it holds
+ * nothing or a lone CR. Every line feed is counted, in quotes or not.
+ */
+function scanFast(state: FastScan, chunk: Uint8Array, chunkStart: number, delimiterCode: number): void {
+  const { quoteCode, size, targetBytes, skipEmptyLines } = state;
+  const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+  const length = bytes.length;
+  if (length === 0) return;
+  let { inQuotes, lineFeeds, rowCount, nextCut, recordStart } = state;
+  /** The byte before `index` of this chunk. */
+  const before = (index: number): number => (index > 0 ? bytes[index - 1]! : state.previous);
+  let newline = bytes.indexOf(NEWLINE, 0);
+  let quote = bytes.indexOf(quoteCode, 0);
+  let index = 0;
+  while (index < length) {
+    if (inQuotes) {
+      const close = quote;
+      const until = close < 0 ? length : close;
+      while (newline >= 0 && newline < until) {
+        lineFeeds++;
+        newline = bytes.indexOf(NEWLINE, newline + 1);
+      }
+      if (close < 0) break;
+      inQuotes = false;
+      index = close + 1;
+      quote = bytes.indexOf(quoteCode, index);
+      continue;
+    }
+    if (newline >= 0 && (quote < 0 || newline < quote)) {
+      lineFeeds++;
+      const end = chunkStart + newline + 1;
+      const bytesInRecord = end - 1 - recordStart;
+      const empty = bytesInRecord === 0 || (bytesInRecord === 1 && before(newline) === RETURN);
+      if (!(skipEmptyLines && empty)) rowCount++;
+      if (end >= nextCut && end < size) {
+        state.starts.push(end);
+        state.lines.push(lineFeeds + 1);
+        state.rows.push(rowCount);
+        nextCut = end + targetBytes;
+      }
+      recordStart = end;
+      index = newline + 1;
+      newline = bytes.indexOf(NEWLINE, index);
+      continue;
+    }
+    if (quote < 0) break;
+    const prior = before(quote);
+    if (prior === delimiterCode || prior === NEWLINE || prior === RETURN || prior === quoteCode)
+      inQuotes = true;
+    index = quote + 1;
+    quote = bytes.indexOf(quoteCode, index);
+  }
+  state.previous = bytes[length - 1]!;
+  Object.assign(state, { inQuotes, lineFeeds, rowCount, nextCut, recordStart });
+}
+
 /**
  * Reads a CSV file once and finds record starts about every `targetBytes`, with the parser's quoting
  * rules (a quote opens a field only at its start; inside, `escape` + quote or a doubled quote stays
@@ -95,6 +177,7 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
   let previous = 0;
   let sniffed: Uint8Array[] = [];
   let nextCut = options.targetBytes;
+  let fast: FastScan | undefined;
   const cut = (end: number): void => {
     starts.push(end);
     lines.push(lineFeeds + 1);
@@ -106,6 +189,8 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
     if (firstRecordFields === 0 && !(skipEmptyLines && recordBytes === 0)) firstRecordFields = recordFields;
     recordFields = 1;
     if (headerEnd < 0) {
+      // The reader skips empty lines before its header as it does between rows.
+      if (skipEmptyLines && recordBytes === 0) return;
       headerEnd = end;
       cut(end);
       return;
@@ -125,6 +210,11 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
         }
       }
       const delimiterCode = delimiter === undefined ? -1 : delimiter.charCodeAt(0);
+      if (fast !== undefined) {
+        scanFast(fast, chunk, position, delimiterCode);
+        position += chunk.length;
+        continue;
+      }
       for (let index = 0; index < chunk.length; index++) {
         const byte = chunk[index]!;
         if (byte === NEWLINE) lineFeeds++;
@@ -146,6 +236,27 @@ export async function csvSplitPoints(file: string, options: CsvSplitPointsOption
             recordEnds(position + index + 1);
             recordBytes = 0;
             leadingReturn = false;
+            if (headerEnd >= 0 && firstRecordFields !== 0 && escapeCode === quoteCode && delimiterCode >= 0) {
+              // At a record start out of quotes, with the header and field count known: the rest
+              // jumps from quote to line feed (see scanFast).
+              fast = {
+                quoteCode,
+                size: reader.size,
+                targetBytes: options.targetBytes,
+                skipEmptyLines,
+                inQuotes: false,
+                previous: NEWLINE,
+                recordStart: position + index + 1,
+                lineFeeds,
+                rowCount,
+                nextCut,
+                starts,
+                lines,
+                rows,
+              };
+              scanFast(fast, chunk.subarray(index + 1), position + index + 1, delimiterCode);
+              break;
+            }
           } else if (recordBytes === 0 && !leadingReturn) leadingReturn = true;
           else recordBytes++;
           fieldStart = true;

@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,10 @@ import { workShard } from './work-shard.js';
 
 /** Options of {@link runPlannedPipeline}. */
 export interface RunPlannedOptions {
-  /** Processes working shards at once: this one and `workers - 1` child processes (1: this process alone). @default 1 */
+  /**
+   * Processes working shards at once: this one and `workers - 1` child processes, started before planning
+   * so that their start overlaps it (1: this process alone). @default 1
+   */
   readonly workers?: number;
   /** Work indexes (output shards per split). @default sink.options.shards, else `workers` */
   readonly shards?: number;
@@ -41,25 +44,60 @@ interface ChildMessage {
   readonly error?: { code: TfpipeErrorCode; message: string; stage?: string; position?: object };
 }
 
+/** How much work index `index` holds, for handing out the largest first: CSV bytes, else units. */
+function shardWeight(plan: ScalePlan, index: number): number {
+  let weight = 0;
+  for (const unit of plan.shards[index]!.units) {
+    const planned = plan.units[unit]!;
+    weight += planned.kind === 'bytes' ? planned.end - planned.start : 1;
+  }
+  return weight;
+}
+
 /**
- * Works every index on `workers` lanes: this process (`local`) and `workers - 1` child processes,
- * each taking the next index when it is free. (This process works too: it would only wait otherwise,
- * and a child costs a process start and its own JIT warm-up.)
+ * The order indexes are handed out in: largest first (longest-processing-time first), so that the
+ * last index a lane takes is a small one and no lane waits long for another at the end. The order
+ * changes no output: each index writes its own files.
+ */
+export function handOutOrder(plan: ScalePlan): number[] {
+  const weights = plan.shards.map(({ index }) => shardWeight(plan, index));
+  return plan.shards
+    .map(({ index }) => index)
+    .sort((left, right) => weights[right]! - weights[left]! || left - right);
+}
+
+/**
+ * Child processes started before planning, so that their start (Node, module loading) runs while
+ * this process plans: each waits for `{ plan }` before it reads the plan file.
+ */
+function startChildren(count: number, script: string): ChildProcess[] {
+  return Array.from({ length: count }, () => {
+    const child = fork(script, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // A message to a child that died fails here; its exit is what reports it (see workOnChildren).
+    child.on('error', () => undefined);
+    return child;
+  });
+}
+
+/**
+ * Works every index on `workers` lanes: this process (`local`) and the started child processes,
+ * each taking the next index when it is free, largest first. (This process works too: it would only
+ * wait otherwise, and a child costs a process start and its own JIT warm-up.)
  */
 function workOnChildren(
   plan: ScalePlan,
   planFile: string,
-  workers: number,
-  script: string,
+  started: readonly ChildProcess[],
   report: (index: number, records: number) => void,
   local: (index: number) => Promise<void>,
 ): Promise<void> {
+  const order = handOutOrder(plan);
   let next = 0;
   let failure: TfpipeError | undefined;
   const here = (async () => {
-    while (failure === undefined && next < plan.shardCount) {
+    while (failure === undefined && next < order.length) {
       try {
-        await local(next++);
+        await local(order[next++]!);
       } catch (error) {
         failure ??= TfpipeError.is(error)
           ? error
@@ -67,10 +105,9 @@ function workOnChildren(
       }
     }
   })();
-  const children = Array.from({ length: Math.min(workers - 1, plan.shardCount - 1) }, () => {
-    const child = fork(script, [planFile], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const children = started.map((child) => {
     const give = (): void => {
-      if (failure === undefined && next < plan.shardCount) child.send({ index: next++ });
+      if (failure === undefined && next < order.length) child.send({ index: order[next++] });
       else child.send({ exit: true });
     };
     child.on('message', (message: ChildMessage) => {
@@ -90,8 +127,8 @@ function workOnChildren(
         give();
       }
     });
-    return new Promise<void>((resolve) => {
-      child.on('exit', (code, signal) => {
+    const ended = new Promise<void>((resolve) => {
+      const end = (code: number | null, signal: NodeJS.Signals | null): void => {
         if (code !== 0 && failure === undefined) {
           failure = new TfpipeError(
             'INTERNAL',
@@ -103,8 +140,12 @@ function workOnChildren(
           );
         }
         resolve();
-      });
+      };
+      if (child.exitCode !== null || child.signalCode !== null) end(child.exitCode, child.signalCode);
+      else child.on('exit', end);
     });
+    child.send({ plan: planFile });
+    return ended;
   });
   return Promise.all([here, ...children]).then(() => {
     if (failure !== undefined) throw failure;
@@ -123,21 +164,39 @@ export async function runPlannedPipeline(
   options: RunPlannedOptions = {},
 ): Promise<RunPlannedResult> {
   const workers = options.workers ?? 1;
-  const plan = await planPipeline(pipeline, {
-    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-    ...(options.shards === undefined ? {} : { shards: options.shards }),
-    defaultShards: workers,
-  });
-  await mkdir(markerDirectory(plan), { recursive: true });
-  const planFile = join(markerDirectory(plan), 'plan.json');
-  await writePlanFile(plan, planFile);
-  const started = performance.now();
+  const script = options.workerScript ?? new URL('./work-child.js', import.meta.url);
+  // Children start at once; the plan caps them at one fewer than its indexes once it is known.
+  const started =
+    workers > 1
+      ? startChildren(workers - 1, typeof script === 'string' ? script : fileURLToPath(script))
+      : [];
+  const stop = (children: readonly ChildProcess[]): void => {
+    for (const child of children) if (child.connected) child.send({ exit: true });
+  };
+  let plan: ScalePlan;
+  let planFile: string;
+  try {
+    plan = await planPipeline(pipeline, {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.shards === undefined ? {} : { shards: options.shards }),
+      defaultShards: workers,
+    });
+    await mkdir(markerDirectory(plan), { recursive: true });
+    planFile = join(markerDirectory(plan), 'plan.json');
+    await writePlanFile(plan, planFile);
+  } catch (error) {
+    stop(started);
+    throw error;
+  }
+  const children = started.slice(0, Math.max(0, plan.shardCount - 1));
+  stop(started.slice(children.length));
+  const begun = performance.now();
   const written = new Map<number, number>();
   const report = (index: number, records: number): void => {
     written.set(index, records);
     let total = 0;
     for (const count of written.values()) total += count;
-    options.onProgress?.({ records: total, elapsedMs: performance.now() - started });
+    options.onProgress?.({ records: total, elapsedMs: performance.now() - begun });
   };
   const workHere = async (index: number): Promise<void> => {
     const { marker } = await workShard(plan, index, {
@@ -148,18 +207,10 @@ export async function runPlannedPipeline(
       marker.files.reduce((sum, file) => sum + file.records, 0),
     );
   };
-  if (workers <= 1) {
+  if (children.length === 0) {
     for (const { index } of plan.shards) await workHere(index);
   } else {
-    const script = options.workerScript ?? new URL('./work-child.js', import.meta.url);
-    await workOnChildren(
-      plan,
-      planFile,
-      workers,
-      typeof script === 'string' ? script : fileURLToPath(script),
-      report,
-      workHere,
-    );
+    await workOnChildren(plan, planFile, children, report, workHere);
   }
   return { ...(await finalizePlan(plan)), plan, planFile };
 }

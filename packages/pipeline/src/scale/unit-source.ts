@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { TfpipeError } from '@tfpipe/core';
 import type { OpenedSource, PluginContext, SourcePluginDefinition } from '@tfpipe/core/plugin';
 import { readError } from '@tfpipe/node-utils';
 import type { PlanUnit, ScalePlan } from './plan-types.js';
@@ -73,6 +74,23 @@ function unitOptions(plan: ScalePlan, baseOptions: object, unit: PlanUnit): obje
 }
 
 /**
+ * An error of a CSV range's reader, its byte offset counted in the whole file: the reader counts in
+ * its stream, the header bytes `[0, headerEnd)` then the range `[start, end)`.
+ */
+function inWholeFile(error: unknown, unit: PlanUnit | undefined): unknown {
+  if (unit?.kind !== 'bytes' || unit.start === unit.headerEnd || !TfpipeError.is(error)) return error;
+  const offset = error.position.byteOffset;
+  if (offset === undefined || offset < unit.headerEnd) return error;
+  return new TfpipeError(error.code, error.detail, {
+    position: { ...error.position, byteOffset: offset - unit.headerEnd + unit.start },
+    fatal: error.fatal,
+    cause: error.cause,
+    ...(error.stage === undefined ? {} : { stage: error.stage }),
+    ...(error.reason === undefined ? {} : { reason: error.reason }),
+  });
+}
+
+/**
  * The pipeline's source plugin, made to read the given units one after another as one stream: the
  * first unit is opened at once (it says what the chunks are), each next one when the previous ends.
  * With no unit it opens the plan's first unit only to learn that, and reads nothing.
@@ -87,7 +105,8 @@ export function unitSource(
     ...source,
     async create(_options: unknown, context: PluginContext): Promise<OpenedSource<unknown>> {
       const units = unitIndexes.map((index) => plan.units[index]!);
-      const openUnit = (unit: PlanUnit) => source.create(unitOptions(plan, baseOptions, unit), context);
+      const openUnit = async (unit: PlanUnit): Promise<OpenedSource<unknown>> =>
+        source.create(unitOptions(plan, baseOptions, unit), context);
       if (plan.units[0]?.kind === 'images') {
         // One image source for all the shard's runs: it lists the input once, keeps its images in
         // flight across runs, and its error positions count in the whole input.
@@ -99,7 +118,11 @@ export function unitSource(
         const { sideFiles: _sideFiles, reporters: _reporters, ...kept } = opened;
         return kept;
       }
-      const first = await openUnit(units[0] ?? plan.units[0]!);
+      // The unit being read: its errors' byte offsets are mapped into its file.
+      let unit = units[0] ?? plan.units[0]!;
+      const first = await openUnit(unit).catch((error: unknown) => {
+        throw inWholeFile(error, unit);
+      });
       let reader: ReadableStreamDefaultReader<unknown> | undefined;
       let next = 0;
       if (units.length === 0) await first.readable.cancel();
@@ -109,13 +132,20 @@ export function unitSource(
       }
       const readable = new ReadableStream<unknown>({
         async pull(controller) {
-          while (reader !== undefined) {
-            const { done, value } = await reader.read();
-            if (!done) {
-              controller.enqueue(value);
-              return;
+          try {
+            while (reader !== undefined) {
+              const { done, value } = await reader.read();
+              if (!done) {
+                controller.enqueue(value);
+                return;
+              }
+              if (next < units.length) {
+                unit = units[next++]!;
+                reader = (await openUnit(unit)).readable.getReader();
+              } else reader = undefined;
             }
-            reader = next < units.length ? (await openUnit(units[next++]!)).readable.getReader() : undefined;
+          } catch (error) {
+            throw inWholeFile(error, unit);
           }
           controller.close();
         },

@@ -42,7 +42,11 @@ export function checkIndex(plan: ScalePlan, index: number): void {
 }
 
 /** The pipeline as shard `index` runs it: its units as the source, one shard into `staging`. */
-async function shardPipeline(plan: ScalePlan, index: number, staging: string): Promise<LoadedPipeline> {
+export async function shardPipeline(
+  plan: ScalePlan,
+  index: number,
+  staging: string,
+): Promise<LoadedPipeline> {
   const { config, baseDirectory } = plan.pipeline;
   const shuffle = config.shuffle;
   const loaded = await loadPipeline(
