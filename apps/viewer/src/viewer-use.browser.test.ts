@@ -12,7 +12,7 @@ import { chromiumPath } from '../../../test-support/chromium.js';
 import { BOX_COLORS } from './image-view.js';
 import { SCREENSHOTS, useViewerBrowser } from './testing/viewer-browser.js';
 import { viewerPage } from './testing/viewer-page.js';
-import { greyJpeg, tabularFile, tfrecordFile } from './testing/tfrecord-files.js';
+import { greyJpeg, gzipped, tabularFile, tfrecordFile, zlibbed } from './testing/tfrecord-files.js';
 
 const executablePath = chromiumPath();
 let page: Page;
@@ -248,6 +248,15 @@ describe.skipIf(executablePath === undefined)('tfpipe view in use, in Chromium',
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it('detects gzip and zlib from the first bytes, whatever the file is called', async () => {
+    await pick('no-suffix.tfrecord', gzipped(tabularFile(5).bytes));
+    expect(await finished()).toMatch(/^5 records \(gzip\), every CRC verified/);
+    await pick('misnamed.tfrecord.gz', zlibbed(tabularFile(3).bytes));
+    expect(await finished()).toMatch(/^3 records \(zlib\), every CRC verified/);
+    await pick('plain.tfrecord.zz', tabularFile(2).bytes);
+    expect(await finished()).toMatch(/^2 records, every CRC verified/);
   });
 
   it('says a folder holds no TFRecord file when it has only an index, a manifest and hidden files', async () => {
