@@ -1,6 +1,7 @@
 import { TfpipeError } from '@tfpipe/core';
 import {
   DEFAULT_MAX_RECORD_BYTES,
+  HEADER_BYTES,
   crc32c,
   decompressTfrecord,
   detectCompression,
@@ -122,6 +123,14 @@ export class OpenFile {
         record: (recordIndex, byteOffset, length, payload) => {
           this.index.add(recordIndex, byteOffset, length);
           if (payload !== undefined) this.#cache.add(payload);
+        },
+        walked: (bytes, frames, count, recordIndex, byteOffset) => {
+          this.index.addFrames(frames, count, recordIndex, byteOffset);
+          if (this.compression === 'none') return;
+          for (let frame = 0; frame < count; frame++) {
+            const start = frames[2 * frame]! + HEADER_BYTES;
+            this.#cache.add(bytes.subarray(start, start + frames[2 * frame + 1]!));
+          }
         },
         problem: (error) => this.#addProblem(error),
         afterChunk: async () => {

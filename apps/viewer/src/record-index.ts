@@ -19,6 +19,25 @@ export class RecordIndex {
     this.count++;
   }
 
+  /**
+   * Appends `count` records in file order, the first with index `recordIndex`: record `i` starts at
+   * byte `byteOffset + frames[2 * i]` and holds `frames[2 * i + 1]` payload bytes (a frame walk's
+   * table).
+   */
+  addFrames(frames: Int32Array, count: number, recordIndex: number, byteOffset: number): void {
+    while (this.count + count > this.#offsets.length) this.#grow();
+    const at = this.count;
+    const recordIndexes = this.#recordIndexes;
+    const offsets = this.#offsets;
+    const lengths = this.#lengths;
+    for (let frame = 0; frame < count; frame++) {
+      recordIndexes[at + frame] = recordIndex + frame;
+      offsets[at + frame] = byteOffset + frames[2 * frame]!;
+      lengths[at + frame] = frames[2 * frame + 1]!;
+    }
+    this.count += count;
+  }
+
   /** The index in the file of the record on table row `row`. */
   recordIndex(row: number): number {
     return this.#recordIndexes[row] ?? -1;

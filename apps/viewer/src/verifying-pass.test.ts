@@ -47,6 +47,14 @@ async function pass(
     payloads: true,
     record: (recordIndex, byteOffset, length, payload) =>
       records.push([recordIndex, byteOffset, length, crc32c(payload!)]),
+    walked: (bytes, frames, count, recordIndex, byteOffset) => {
+      for (let frame = 0; frame < count; frame++) {
+        const start = frames[2 * frame]!;
+        const length = frames[2 * frame + 1]!;
+        const payload = bytes.subarray(start + 12, start + 12 + length);
+        records.push([recordIndex + frame, byteOffset + start, length, crc32c(payload)]);
+      }
+    },
     problem: (error) =>
       problems.push(
         TfpipeError.is(error)

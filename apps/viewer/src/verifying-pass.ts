@@ -21,10 +21,16 @@ export interface VerifyingPassSettings {
   readonly crc: Crc32cFunction;
   /** Verifies the clean frames of each chunk in one call; `undefined` reads with the reader alone. */
   readonly walker: FrameWalker | undefined;
-  /** Whether {@link record} gets the payload (else `undefined`, and no view is made). */
+  /** Whether {@link record} gets the payload (else `undefined`, and no view is made); {@link walked} always has it. */
   readonly payloads: boolean;
-  /** Each record whose CRCs hold, in order; the payload is valid only during the call. */
+  /** Each record whose CRCs hold that the reader found, in order; the payload is valid only during the call. */
   record(recordIndex: number, byteOffset: number, length: number, payload: Uint8Array | undefined): void;
+  /**
+   * The records the walker verified in one chunk, in order: record `recordIndex + i` starts at byte
+   * `frames[2 * i]` of `bytes` (and of the file at `byteOffset` plus that) and holds
+   * `frames[2 * i + 1]` payload bytes. `bytes` and `frames` are valid only during the call.
+   */
+  walked(bytes: Uint8Array, frames: Int32Array, count: number, recordIndex: number, byteOffset: number): void;
   /** Each problem: a `TfpipeError` with the record index and byte offset in the (decompressed) file. */
   problem(error: unknown): void;
   /** After each chunk: progress, and a chance for the page's requests. */
@@ -60,13 +66,8 @@ export async function verifyingPass(
         break;
       }
       const walk = walker.walk(head, chunk, settings.maxRecordBytes);
-      const { frames, bytes: walked } = walk;
-      for (let frame = 0; frame < walk.count; frame++) {
-        const start = frames[2 * frame]!;
-        const length = frames[2 * frame + 1]!;
-        const payload = settings.payloads ? walked.subarray(start + 12, start + 12 + length) : undefined;
-        settings.record(records + frame, byteOffset + start, length, payload);
-      }
+      const walked = walk.bytes;
+      if (walk.count > 0) settings.walked(walked, walk.frames, walk.count, records, byteOffset);
       records += walk.count;
       byteOffset += walk.stop;
       head = walked.slice(walk.stop);
