@@ -1,6 +1,7 @@
 import { byId } from './dom.js';
 import type { Selection } from './row-selection.js';
 import type { ScanEvent, WorkerClient } from './worker-client.js';
+import { counted } from './words.js';
 
 const count = new Intl.NumberFormat('en');
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -64,7 +65,7 @@ export class BrowseBar {
       }
       this.#partial = false;
     } else if (event.type === 'pass') {
-      this.#info.textContent = `${PASS_VERBS[event.task]}: ${count.format(event.done)} of ${count.format(event.total)} records`;
+      this.#info.textContent = `${PASS_VERBS[event.task]}: ${count.format(event.done)} of ${counted(event.total, 'record')}`;
     }
   }
 
@@ -97,8 +98,8 @@ export class BrowseBar {
     const so = result.partial ? ' read so far (the file is still being read)' : '';
     this.#say(
       words === ''
-        ? `All ${count.format(result.count)} records${so}`
-        : `${count.format(result.count)} of ${count.format(result.of)} records${so} ${words}`,
+        ? `All ${counted(result.count, 'record')}${so}`
+        : `${count.format(result.count)} of ${counted(result.of, 'record')}${so} ${words}`,
       'selected',
     );
   }
@@ -122,7 +123,7 @@ export class BrowseBar {
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
     this.#say(
-      `${shown === '' ? '' : `${shown}; `}exported ${count.format(exported.records)} records${exported.partial ? ' (those read so far)' : ''} to ${link.download}`,
+      `${shown === '' ? '' : `${shown}; `}exported ${counted(exported.records, 'record')}${exported.partial ? ' (those read so far)' : ''} to ${link.download}`,
       'exported',
     );
   }

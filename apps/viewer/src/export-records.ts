@@ -1,5 +1,5 @@
 import { frameRecord, HEADER_BYTES } from '@tfpipe/sink-tfrecord/web';
-import { forEachPayload, PASS_READ_BYTES, rowSteps } from './record-pass.js';
+import { forEachPayload, PASS_READ_BYTES, rowOfPosition, rowSteps } from './record-pass.js';
 import type { PayloadSource } from './record-payloads.js';
 import type { SelectedRows } from './row-selection.js';
 
@@ -22,24 +22,29 @@ export async function exportRecords(
   let records = 0;
   if (from.compression === 'none') {
     const { index, source } = from;
-    for (const { first, last, visited } of rowSteps(from, selected)) {
-      const start = index.byteOffset(first);
-      const end = index.byteOffset(last) + HEADER_BYTES + index.length(last) + FOOTER_BYTES;
-      parts.push((await source.read(start, end)) as Uint8Array<ArrayBuffer>);
-      records += last - first + 1;
-      onProgress(visited);
+    const rowAt = rowOfPosition(selected);
+    for (const step of rowSteps(from, selected)) {
+      const bytes = (await source.read(step.start, step.end)) as Uint8Array<ArrayBuffer>;
+      if (step.contiguous) parts.push(bytes);
+      else {
+        // Rows apart in the file (every k-th, a sample): their frames, from one read for the step,
+        // copied together so that the read's buffer goes.
+        const frames: Uint8Array[] = [];
+        for (let position = step.visited - step.count; position < step.visited; position++) {
+          const row = rowAt(position);
+          const offset = index.byteOffset(row) - step.start;
+          frames.push(bytes.subarray(offset, offset + HEADER_BYTES + index.length(row) + FOOTER_BYTES));
+        }
+        parts.push(joined(frames));
+      }
+      records += step.count;
+      onProgress(step.visited);
     }
   } else {
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
     const flush = (): void => {
-      const part = new Uint8Array(pendingBytes);
-      let at = 0;
-      for (const frame of pending) {
-        part.set(frame, at);
-        at += frame.length;
-      }
-      parts.push(part);
+      parts.push(joined(pending));
       pending = [];
       pendingBytes = 0;
     };
@@ -58,4 +63,15 @@ export async function exportRecords(
     if (pending.length > 0) flush();
   }
   return { blob: new Blob(parts, { type: 'application/octet-stream' }), records };
+}
+
+/** `chunks` one after the other in one new array. */
+function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
 }

@@ -59,7 +59,7 @@ async function cell(thumbnail: Thumbnail): Promise<HTMLElement> {
   const picture =
     image === undefined
       ? element('p', 'muted no-image', 'no image')
-      : await imageView(image.bytes, image.type, thumbnail.boxes);
+      : await imageView(image, thumbnail.boxes);
   const node = element(
     'button',
     'grid-cell',

@@ -1,17 +1,22 @@
 import type { DetectionBox } from './detection-boxes.js';
+import { rgbaPixels } from './raw-pixels.js';
+import type { ImageBytes } from './worker-protocol.js';
 
 /** The colours boxes are drawn in, by class label (or box number when there is none). */
 export const BOX_COLORS = ['#ff00ff', '#00e5ff', '#ffd600', '#00e676', '#ff6d00', '#2979ff'] as const;
 
 /** A canvas of the image with its boxes and class text drawn on it, or a message when it does not decode. */
 export async function imageView(
-  bytes: Uint8Array,
-  type: string,
+  { bytes, type, pixels }: ImageBytes,
   boxes: readonly DetectionBox[],
 ): Promise<HTMLElement> {
   let bitmap: ImageBitmap;
   try {
-    bitmap = await createImageBitmap(new Blob([bytes as Uint8Array<ArrayBuffer>], { type }));
+    bitmap = await createImageBitmap(
+      pixels === undefined
+        ? new Blob([bytes as Uint8Array<ArrayBuffer>], { type })
+        : new ImageData(rgbaPixels(bytes, pixels), pixels.width, pixels.height),
+    );
   } catch (error) {
     const message = document.createElement('p');
     message.className = 'warning';
@@ -22,7 +27,7 @@ export async function imageView(
   canvas.className = 'record-image';
   canvas.width = bitmap.width;
   canvas.height = bitmap.height;
-  canvas.title = `${type}, ${bitmap.width}×${bitmap.height}`;
+  canvas.title = `${pixels === undefined ? type : `raw, ${pixels.channels} channels`}, ${bitmap.width}×${bitmap.height}`;
   const context = canvas.getContext('2d')!;
   context.drawImage(bitmap, 0, 0);
   bitmap.close();

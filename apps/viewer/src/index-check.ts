@@ -1,5 +1,6 @@
 import { HEADER_BYTES } from '@tfpipe/sink-tfrecord/web';
 import type { RecordIndex } from './record-index.js';
+import { counted } from './words.js';
 
 /** The largest `.idx` file read, in bytes (as the CLI bounds a manifest). @default 64 MiB */
 export const MAX_INDEX_FILE_BYTES = 64 * 1024 * 1024;
@@ -76,6 +77,8 @@ export function checkIndex(
     }
   });
   if (records > entries.length)
-    mismatch(`${records - entries.length} records of the file are missing from the index`);
+    mismatch(
+      `${counted(records - entries.length, 'record')} of the file ${records - entries.length === 1 ? 'is' : 'are'} missing from the index`,
+    );
   return { name, entries: entries.length, mismatches, mismatchCount };
 }

@@ -11,6 +11,7 @@ import { ShardInfo } from './shard-info.js';
 import { shardSet, sourceName, type Shard } from './shard-files.js';
 import { renderStats } from './stats-view.js';
 import { StatusView } from './status-view.js';
+import { counted } from './words.js';
 import { initTheme, toggleTheme } from './theme.js';
 import { WorkerClient, WorkerRequestError } from './worker-client.js';
 import type { FileSource } from './worker-protocol.js';
@@ -107,7 +108,11 @@ function open(shard: Shard): void {
   grid.setCount(0);
   browse.reset(name);
   statsShown = false;
-  statsView.replaceChildren(document.createTextNode('Statistics appear once the file is read.'));
+  statsView.replaceChildren(
+    document.createTextNode(
+      'Statistics appear once the file is read: they take one more pass over every readable record, and a profile of the records read so far would pass for the whole file’s.',
+    ),
+  );
   recordView.replaceChildren();
   shardInfo.open(shard);
   client = new WorkerClient(
@@ -140,7 +145,10 @@ function openAll(list: readonly FileSource[]): void {
   // The list names the open file already.
   byId('file-name').hidden = !fileList.hidden;
   if (shards.length > 0) open(shards[0]!);
-  else status.reset('no TFRecord file among the files picked');
+  else
+    status.say(
+      `No TFRecord file among the ${counted(list.length, 'file')} picked: index files (.idx), manifests and hidden files are not read as records.`,
+    );
 }
 
 const fromFiles = (files: FileList | null): FileSource[] =>

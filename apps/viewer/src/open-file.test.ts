@@ -62,4 +62,35 @@ describe('OpenFile', () => {
     expect((await opened.rows(0, 10)).map((row) => row.recordIndex)).toEqual([0, 13, 26, 39]);
     await expect(opened.select({ kind: 'filter', expression: 'id >' }, post)).rejects.toThrow(/column 5/);
   });
+
+  it('exports every k-th record, and reads rows apart, with one read per 8 MiB, not one per record', async () => {
+    const file = tabularFile(3000);
+    const reads: [number, number][] = [];
+    const source = {
+      name: 'counted.tfrecord',
+      size: file.bytes.length,
+      read: (start: number, end: number): Promise<Uint8Array> => {
+        reads.push([start, end]);
+        return Promise.resolve(file.bytes.slice(start, end));
+      },
+    };
+    const opened = new OpenFile(source);
+    await opened.scan(() => undefined);
+    const post = (): void => undefined;
+    expect(await opened.select({ kind: 'every', step: 7, start: 3 }, post)).toMatchObject({ count: 429 });
+    reads.length = 0;
+    const { blob, records } = await opened.exportShown(post);
+    expect(records).toBe(429);
+    const wanted = Array.from({ length: 429 }, (_, index) => 3 + 7 * index);
+    const expected = wanted.map((index) => file.bytes.subarray(file.offsets[index], file.offsets[index + 1]));
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(
+      new Uint8Array(expected.flatMap((frame) => [...frame])),
+    );
+    expect(reads).toEqual([[file.offsets[3], file.bytes.length]]);
+    reads.length = 0;
+    const rows = await opened.rows(0, 429);
+    expect(rows.map((row) => row.recordIndex)).toEqual(wanted);
+    expect(rows[428]!.summary).toContain('id=2999');
+    expect(reads).toHaveLength(1);
+  });
 });

@@ -1,12 +1,14 @@
 import { TfpipeError } from '@tfpipe/core';
-import { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import {
   DEFAULT_MAX_RECORD_BYTES,
-  TfrecordReader,
+  HEADER_BYTES,
   crc32c,
+  decompressTfrecord,
   detectCompression,
   wasmCrc32c,
+  wasmFrameWalker,
   type Crc32cFunction,
+  type FrameWalker,
   type TfrecordCompression,
 } from '@tfpipe/sink-tfrecord/web';
 import { sliceStream, type ByteSource } from './byte-source.js';
@@ -17,6 +19,7 @@ import { BOXED_IMAGE_KEYS } from './detection-boxes.js';
 import { recordDetail } from './record-detail.js';
 import { exportRecords } from './export-records.js';
 import { forEachPayload } from './record-pass.js';
+import { verifyingPass } from './verifying-pass.js';
 import { selectRows, type SelectedRows, type Selection } from './row-selection.js';
 import { ProfileCollector, type DatasetProfile } from './stats/dataset-profile.js';
 import type {
@@ -34,6 +37,9 @@ export const MAX_LISTED_PROBLEMS = 1000;
 /** How often the reading pass reports progress, in milliseconds. @default 100 */
 const PROGRESS_INTERVAL_MS = 100;
 
+/** The stage named in the reading pass's errors. */
+const STAGE = 'tfpipe view';
+
 let fastestCrc: Crc32cFunction | undefined;
 /**
  * The WebAssembly CRC-32C where the worker may compile WebAssembly (a browser's V8 reads typed
@@ -42,6 +48,13 @@ let fastestCrc: Crc32cFunction | undefined;
 function verifyingCrc(): Crc32cFunction {
   fastestCrc ??= wasmCrc32c() ?? crc32c;
   return fastestCrc;
+}
+
+let walker: FrameWalker | null | undefined;
+/** The worker's WebAssembly frame walker, made once, or `undefined` where WebAssembly is refused. */
+function frameWalker(): FrameWalker | undefined {
+  walker ??= wasmFrameWalker() ?? null;
+  return walker ?? undefined;
 }
 
 /**
@@ -89,28 +102,49 @@ export class OpenFile {
         records: this.index.count,
         problems: this.problems,
       });
-    const reader = this.#reader((read) => (bytesRead = read));
-    try {
-      // One chunk of the file a step: records are verified and indexed inside the reader, with no
-      // object, copy or message per record.
-      while ((await reader.read()) !== undefined) {
-        const now = performance.now();
-        if (now - lastPost >= PROGRESS_INTERVAL_MS || (lastPost === 0 && this.index.count > 0)) {
-          lastPost = now;
-          progress();
-          // Decompressed chunks can arrive without a task in between: let the page's requests in.
-          await new Promise((resolve) => setTimeout(resolve, 0));
-        }
-      }
-    } catch (error) {
-      this.#addProblem(error);
-    }
+    // One chunk of the file a step: records are verified and indexed a chunk at a time, with no
+    // object, copy or message per record.
+    const lost = await verifyingPass(
+      decompressTfrecord(
+        sliceStream(this.source, (read) => (bytesRead = read)),
+        {
+          compression: this.compression,
+          file: this.source.name,
+          stage: STAGE,
+        },
+      ),
+      {
+        file: this.source.name,
+        stage: STAGE,
+        maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
+        crc: verifyingCrc(),
+        walker: frameWalker(),
+        payloads: this.compression !== 'none',
+        record: (recordIndex, byteOffset, length, payload) => {
+          this.index.add(recordIndex, byteOffset, length);
+          if (payload !== undefined) this.#cache.add(payload);
+        },
+        walked: (bytes, frames, count, recordIndex, byteOffset) => {
+          this.index.addFrames(frames, count, recordIndex, byteOffset);
+          if (this.compression === 'none') return;
+          for (let frame = 0; frame < count; frame++) {
+            const start = frames[2 * frame]! + HEADER_BYTES;
+            this.#cache.add(bytes.subarray(start, start + frames[2 * frame + 1]!));
+          }
+        },
+        problem: (error) => this.#addProblem(error),
+        afterChunk: async () => {
+          const now = performance.now();
+          if (now - lastPost >= PROGRESS_INTERVAL_MS || (lastPost === 0 && this.index.count > 0)) {
+            lastPost = now;
+            progress();
+            // Decompressed chunks can arrive without a task in between: let the page's requests in.
+            await new Promise((resolve) => setTimeout(resolve, 0));
+          }
+        },
+      },
+    );
     progress();
-    const lost = reader.unframer.lost.map((region): LostRange => ({
-      start: region.start,
-      end: region.end,
-      reason: region.reason,
-    }));
     this.lost = lost;
     this.scanned = true;
     post({
@@ -269,25 +303,6 @@ export class OpenFile {
       byteOffset: index.byteOffset(at),
       length: index.length(at),
     };
-  }
-
-  /** The reading pass's reader: verifies both CRCs, indexes each good record, lists the problems. */
-  #reader(onRead: (bytesRead: number) => void): TfrecordReader {
-    const compressed = this.compression !== 'none';
-    return new TfrecordReader(sliceStream(this.source, onRead), {
-      file: this.source.name,
-      stage: 'tfpipe view',
-      compression: this.compression,
-      maxRecordBytes: DEFAULT_MAX_RECORD_BYTES,
-      policy: new RecordErrorPolicy({ onError: 'skip', onSkip: (error) => this.#addProblem(error) }),
-      crc: verifyingCrc(),
-      emit: false,
-      check: (data, place) => {
-        this.index.add(place.recordIndex, place.byteOffset, data.length);
-        if (compressed) this.#cache.add(data);
-        return true;
-      },
-    });
   }
 
   #addProblem(error: unknown): void {

@@ -3,6 +3,7 @@ import { decodePayload, payloadSummary } from './decode-payload.js';
 import { detectionBoxes } from './detection-boxes.js';
 import { valueText } from './feature-text.js';
 import { imageType } from './image-sniff.js';
+import { rawPixelShape } from './raw-pixels.js';
 import type { FeatureView, ImageBytes, RecordDetail, RecordRow } from './worker-protocol.js';
 
 /** Values of one feature sent to the page at most; the view says how many more there are. @default 10000 */
@@ -54,7 +55,9 @@ function images(features: Features): ImageBytes[] {
     feature.kind === 'bytes'
       ? feature.value.flatMap((bytes, index) => {
           const type = imageType(bytes);
-          return type === undefined ? [] : [{ key, index, type, bytes }];
+          if (type !== undefined) return [{ key, index, type, bytes }];
+          const pixels = rawPixelShape(features, key, bytes.length);
+          return pixels === undefined ? [] : [{ key, index, type: 'raw', bytes, pixels }];
         })
       : [],
   );

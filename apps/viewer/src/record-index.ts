@@ -1,37 +1,66 @@
+/** Rows per page of a {@link RecordIndex}: 2^14 (320 KB a page). */
+const PAGE_BITS = 14;
+const PAGE_ROWS = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_ROWS - 1;
+
 /**
  * Where every readable record of a file lies: its index in the file, its byte offset in the
- * (decompressed) file and its payload length, in growable typed arrays (20 bytes a record, so ten
- * million records take 200 MB less than objects would).
+ * (decompressed) file and its payload length, in pages of typed arrays (20 bytes a record, so ten
+ * million records take 200 MB less than objects would; a new page is added as the index grows, and
+ * nothing is copied).
  */
 export class RecordIndex {
-  #recordIndexes = new Float64Array(1024);
-  #offsets = new Float64Array(1024);
-  #lengths = new Uint32Array(1024);
+  readonly #recordIndexes: Float64Array[] = [];
+  readonly #offsets: Float64Array[] = [];
+  readonly #lengths: Uint32Array[] = [];
   /** How many records it holds. */
   count = 0;
 
   /** Appends one record. */
   add(recordIndex: number, byteOffset: number, length: number): void {
-    if (this.count === this.#offsets.length) this.#grow();
-    this.#recordIndexes[this.count] = recordIndex;
-    this.#offsets[this.count] = byteOffset;
-    this.#lengths[this.count] = length;
+    const page = this.#page();
+    const at = this.count & PAGE_MASK;
+    this.#recordIndexes[page]![at] = recordIndex;
+    this.#offsets[page]![at] = byteOffset;
+    this.#lengths[page]![at] = length;
     this.count++;
   }
 
-  /** The index in the file of the record on table row `row`. */
+  /**
+   * Appends `count` records in file order, the first with index `recordIndex`: record `i` starts at
+   * byte `byteOffset + frames[2 * i]` and holds `frames[2 * i + 1]` payload bytes (a frame walk's
+   * table).
+   */
+  addFrames(frames: Int32Array, count: number, recordIndex: number, byteOffset: number): void {
+    for (let frame = 0; frame < count;) {
+      const page = this.#page();
+      const at = this.count & PAGE_MASK;
+      const run = Math.min(count - frame, PAGE_ROWS - at);
+      const recordIndexes = this.#recordIndexes[page]!;
+      const offsets = this.#offsets[page]!;
+      const lengths = this.#lengths[page]!;
+      for (let step = 0; step < run; step++, frame++) {
+        recordIndexes[at + step] = recordIndex + frame;
+        offsets[at + step] = byteOffset + frames[2 * frame]!;
+        lengths[at + step] = frames[2 * frame + 1]!;
+      }
+      this.count += run;
+    }
+  }
+
+  /** The index in the file of the record on table row `row` (-1 past the rows). */
   recordIndex(row: number): number {
-    return this.#recordIndexes[row] ?? -1;
+    return this.#has(row) ? this.#recordIndexes[row >>> PAGE_BITS]![row & PAGE_MASK]! : -1;
   }
 
-  /** The byte offset of the record on table row `row` (its first framing byte). */
+  /** The byte offset of the record on table row `row` (its first framing byte; -1 past the rows). */
   byteOffset(row: number): number {
-    return this.#offsets[row] ?? -1;
+    return this.#has(row) ? this.#offsets[row >>> PAGE_BITS]![row & PAGE_MASK]! : -1;
   }
 
-  /** The payload length of the record on table row `row`, in bytes. */
+  /** The payload length of the record on table row `row`, in bytes (0 past the rows). */
   length(row: number): number {
-    return this.#lengths[row] ?? 0;
+    return this.#has(row) ? this.#lengths[row >>> PAGE_BITS]![row & PAGE_MASK]! : 0;
   }
 
   /** The first row whose record index is `recordIndex` or more (records lost to damage have no row). */
@@ -40,23 +69,25 @@ export class RecordIndex {
     let high = this.count;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (this.#recordIndexes[middle]! < recordIndex) low = middle + 1;
+      if (this.recordIndex(middle) < recordIndex) low = middle + 1;
       else high = middle;
     }
     return low;
   }
 
-  #grow(): void {
-    const size = this.#offsets.length * 2;
-    const recordIndexes = new Float64Array(size);
-    const offsets = new Float64Array(size);
-    const lengths = new Uint32Array(size);
-    recordIndexes.set(this.#recordIndexes);
-    offsets.set(this.#offsets);
-    lengths.set(this.#lengths);
-    this.#recordIndexes = recordIndexes;
-    this.#offsets = offsets;
-    this.#lengths = lengths;
+  #has(row: number): boolean {
+    return Number.isInteger(row) && row >= 0 && row < this.count;
+  }
+
+  /** The page the next row goes in, added when the last one is full. */
+  #page(): number {
+    const page = this.count >>> PAGE_BITS;
+    if (page === this.#offsets.length) {
+      this.#recordIndexes.push(new Float64Array(PAGE_ROWS));
+      this.#offsets.push(new Float64Array(PAGE_ROWS));
+      this.#lengths.push(new Uint32Array(PAGE_ROWS));
+    }
+    return page;
   }
 }
 

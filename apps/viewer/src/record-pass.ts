@@ -1,6 +1,6 @@
 import { HEADER_BYTES, iterate, readTfrecordStream } from '@tfpipe/sink-tfrecord/web';
 import { sliceStream } from './byte-source.js';
-import { readPayloads, type PayloadSource } from './record-payloads.js';
+import type { PayloadSource } from './record-payloads.js';
 
 /** A frame's bytes besides its payload: the length, its CRC and the payload's CRC. */
 const FRAME_OVERHEAD_BYTES = HEADER_BYTES + 4;
@@ -13,8 +13,9 @@ export type PassRows = { readonly count: number } | readonly number[] | Uint32Ar
 
 /**
  * Visits the payload of each row in `rows`, in order, reading an uncompressed file in slices of at
- * most {@link PASS_READ_BYTES} (so any file size passes in bounded memory), a compressed one from the
- * kept payloads or by decompressing it once more. `onProgress` gets the rows visited so far.
+ * most {@link PASS_READ_BYTES} (so any file size passes in bounded memory, and a sparse list such as
+ * every k-th row costs one read per slice, not one per row), a compressed one from the kept payloads
+ * or by decompressing it once more. `onProgress` gets the rows visited so far.
  */
 export async function forEachPayload(
   from: PayloadSource,
@@ -23,57 +24,70 @@ export async function forEachPayload(
   onProgress: (visited: number) => void = () => undefined,
 ): Promise<void> {
   const total = 'count' in rows ? rows.count : rows.length;
-  const rowAt =
-    'count' in rows ? (position: number): number => position : (position: number) => rows[position]!;
-  if (from.compression !== 'none' && !allKept(from, total, rowAt)) {
-    return decompressOnce(from, total, rowAt, visit, onProgress);
+  const rowAt = rowOfPosition(rows);
+  if (from.compression !== 'none') {
+    if (!allKept(from, total, rowAt)) return decompressOnce(from, total, rowAt, visit, onProgress);
+    for (let position = 0; position < total; position++) {
+      const row = rowAt(position);
+      visit(from.cache.get(row)!, row);
+      if ((position + 1) % 1024 === 0) onProgress(position + 1);
+    }
+    return onProgress(total);
   }
-  for (const { first, last, visited } of rowSteps(from, rows)) {
-    const payloads = await readPayloads(from, first, last + 1);
-    payloads.forEach((payload, offset) => visit(payload, first + offset));
-    onProgress(visited);
+  const { index } = from;
+  for (const step of rowSteps(from, rows)) {
+    const bytes = await from.source.read(step.start, step.end);
+    for (let position = step.visited - step.count; position < step.visited; position++) {
+      const row = rowAt(position);
+      const offset = index.byteOffset(row) - step.start + HEADER_BYTES;
+      visit(bytes.subarray(offset, offset + index.length(row)), row);
+    }
+    onProgress(step.visited);
   }
 }
 
-/** One step of a pass: rows `first..last` (consecutive), and how many rows of the list are then done. */
+/** One step of a pass over an uncompressed file: one read, and the rows of the list whose frames it holds. */
 export interface RowStep {
-  readonly first: number;
-  readonly last: number;
+  /** The rows' positions in the list: `visited - count` to `visited`. */
+  readonly count: number;
+  /** How many rows of the list are done after this step. */
   readonly visited: number;
+  /** The byte offset of the first frame of the step. */
+  readonly start: number;
+  /** The byte offset just past the last frame (its data CRC included). */
+  readonly end: number;
+  /** Whether the frames are consecutive in the file, with nothing between them. */
+  readonly contiguous: boolean;
 }
 
 /**
- * The steps of a pass over `rows`: runs of consecutive rows whose frames start within
- * {@link PASS_READ_BYTES} of the run's first, so that each step is one read of the file.
+ * The steps of a pass over `rows` (a sorted list): runs of rows whose frames end within
+ * {@link PASS_READ_BYTES} of the run's first frame (one past it when a single frame is longer),
+ * consecutive in the file or not, so that each step is one read of the file.
  */
 export function* rowSteps(from: PayloadSource, rows: PassRows): Generator<RowStep> {
   const total = 'count' in rows ? rows.count : rows.length;
-  const rowAt =
-    'count' in rows ? (position: number): number => position : (position: number) => rows[position]!;
+  const rowAt = rowOfPosition(rows);
+  const { index } = from;
+  const frameEnd = (row: number): number => index.byteOffset(row) + FRAME_OVERHEAD_BYTES + index.length(row);
   let position = 0;
   while (position < total) {
     const first = rowAt(position);
+    const start = index.byteOffset(first);
+    let contiguous = true;
     let end = position + 1;
-    const limit = from.index.byteOffset(first) + PASS_READ_BYTES;
-    while (
-      end < total &&
-      adjacent(from, rowAt(end - 1), rowAt(end)) &&
-      from.index.byteOffset(rowAt(end)) < limit
-    )
+    while (end < total && frameEnd(rowAt(end)) - start <= PASS_READ_BYTES) {
+      contiguous &&= index.byteOffset(rowAt(end)) === frameEnd(rowAt(end - 1));
       end++;
-    yield { first, last: rowAt(end - 1), visited: end };
+    }
+    yield { count: end - position, visited: end, start, end: frameEnd(rowAt(end - 1)), contiguous };
     position = end;
   }
 }
 
-/** Whether row `next` is the frame right after row `row` in the file (no lost bytes between them). */
-function adjacent(from: PayloadSource, row: number, next: number): boolean {
-  const { index } = from;
-  return (
-    next === row + 1 &&
-    index.byteOffset(next) === index.byteOffset(row) + FRAME_OVERHEAD_BYTES + index.length(row)
-  );
-}
+/** The row at each position of `rows`. */
+export const rowOfPosition = (rows: PassRows): ((position: number) => number) =>
+  'count' in rows ? (position) => position : (position) => rows[position]!;
 
 function allKept(from: PayloadSource, total: number, rowAt: (position: number) => number): boolean {
   return total === 0 || from.cache.get(rowAt(total - 1)) !== undefined;

@@ -36,8 +36,11 @@ async function images(record: RecordDetail): Promise<HTMLElement[]> {
   const boxed = record.images.find((image) => BOXED_IMAGE_KEYS.includes(image.key)) ?? record.images[0];
   const views = await Promise.all(
     record.images.map(async (image) => {
-      const view = await imageView(image.bytes, image.type, image === boxed ? record.boxes.boxes : []);
-      const caption = `${image.key}${image.index > 0 ? `[${image.index}]` : ''} · ${image.type}`;
+      const view = await imageView(image, image === boxed ? record.boxes.boxes : []);
+      const { pixels } = image;
+      const type =
+        pixels === undefined ? image.type : `raw pixels ${pixels.width}×${pixels.height}×${pixels.channels}`;
+      const caption = `${image.key}${image.index > 0 ? `[${image.index}]` : ''} · ${type}`;
       return element('figure', 'image-figure', view, element('figcaption', 'muted', caption));
     }),
   );

@@ -1,6 +1,7 @@
 import { byteSource } from './byte-source.js';
 import { element } from './dom.js';
 import type { FileSource } from './worker-protocol.js';
+import { counted } from './words.js';
 
 /** The largest manifest read, in bytes (the CLI's bound). @default 64 MiB */
 export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
@@ -116,7 +117,7 @@ export function manifestView(manifest: Manifest, open: ShardReading): HTMLElemen
       check =
         open.records === shard.records && open.size === shard.bytes
           ? 'matches the file'
-          : `the file has ${open.records} readable records, ${open.size} bytes`;
+          : `the file has ${counted(open.records, 'readable record')}, ${counted(open.size, 'byte')}`;
     }
     const row = element(
       'tr',
@@ -140,12 +141,8 @@ export function manifestView(manifest: Manifest, open: ShardReading): HTMLElemen
     element(
       'summary',
       '',
-      `${manifest.name}: ${manifest.records} records (${manifest.payloadType}, ${manifest.compression}) in ${plural(manifest.shards.length, 'shard')}, ${plural(manifest.features.length, 'feature')}`,
+      `${manifest.name}: ${counted(manifest.records, 'record')} (${manifest.payloadType}, ${manifest.compression}) in ${counted(manifest.shards.length, 'shard')}, ${counted(manifest.features.length, 'feature')}`,
     ),
     element('table', 'manifest-shards', element('thead', '', head), element('tbody', '', ...rows)),
   );
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

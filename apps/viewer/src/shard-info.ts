@@ -3,6 +3,7 @@ import { manifestView, readManifest, sourceName, type Manifest, type Shard } fro
 import type { IndexCheck } from './index-check.js';
 import type { FileSource } from './worker-protocol.js';
 import type { ScanEvent } from './worker-client.js';
+import { counted } from './words.js';
 
 /** The panel above the table for a shard of a folder: its `.idx` (used and checked) and the manifest. */
 export class ShardInfo {
@@ -74,12 +75,12 @@ function indexLine(
 ): HTMLElement {
   if (error !== undefined) return element('p', 'index-line warning', `Index ${name} not used: ${error}`);
   if (check === undefined)
-    return element('p', 'index-line', `Index ${name}: ${entries} records listed; checking…`);
+    return element('p', 'index-line', `Index ${name}: ${counted(entries, 'record')} listed; checking…`);
   if (check.mismatchCount === 0) {
     const line = element(
       'p',
       'index-line ok',
-      `Index ${name}: ${entries} records listed, every offset and size matches the file`,
+      `Index ${name}: ${counted(entries, 'record')} listed, every offset and size matches the file`,
     );
     line.dataset.check = 'ok';
     return line;
@@ -90,7 +91,7 @@ function indexLine(
     element(
       'summary',
       '',
-      `Index ${name}: ${entries} records listed, ${check.mismatchCount === 1 ? '1 line disagrees' : `${check.mismatchCount} lines disagree`} with the file`,
+      `Index ${name}: ${counted(entries, 'record')} listed, ${check.mismatchCount === 1 ? '1 line disagrees' : `${check.mismatchCount} lines disagree`} with the file`,
     ),
     element('ol', 'index-mismatches', ...check.mismatches.map((text) => element('li', '', text))),
   );

@@ -2,6 +2,7 @@ import { element } from './dom.js';
 import type { DatasetProfile, FeatureProfile } from './stats/dataset-profile.js';
 import type { HistogramView } from './stats/histogram.js';
 import type { TopValue } from './stats/top-values.js';
+import { counted } from './words.js';
 
 const count = new Intl.NumberFormat('en');
 /** The mean as shown: 6 significant digits. */
@@ -16,7 +17,7 @@ export function renderStats(container: HTMLElement, profile: DatasetProfile): vo
   const summary = element(
     'p',
     'stats-summary',
-    `${count.format(records)} records (${profile.payloadType}), ${profile.features.length} features`,
+    `${counted(records, 'record')} (${profile.payloadType}), ${counted(profile.features.length, 'feature')}`,
     profile.featureLists.length > 0 ? `, ${profile.featureLists.length} feature lists` : '',
     profile.undecodable > 0
       ? `; ${count.format(profile.undecodable)} payloads that are not Examples left out`
@@ -30,7 +31,7 @@ export function renderStats(container: HTMLElement, profile: DatasetProfile): vo
       'li',
       '',
       element('code', '', list.name),
-      ` ${list.kind}, in ${count.format(list.present)} of ${count.format(records)} records, ${list.minSteps}–${list.maxSteps} steps of ${list.minLength}–${list.maxLength} values`,
+      ` ${list.kind}, in ${count.format(list.present)} of ${counted(records, 'record')}, ${list.minSteps}–${list.maxSteps} steps of ${list.minLength}–${list.maxLength} values`,
     ),
   );
   container.replaceChildren(

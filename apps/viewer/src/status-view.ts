@@ -1,4 +1,5 @@
 import { byId, element } from './dom.js';
+import { counted } from './words.js';
 import type { LostRange, Problem } from './worker-protocol.js';
 import type { ScanEvent } from './worker-client.js';
 
@@ -20,9 +21,14 @@ export class StatusView {
 
   /** Clears everything for a new file. */
   reset(name: string): void {
+    this.say(`Reading ${name}…`);
+  }
+
+  /** Clears everything and says `message` on the status line (no file is read). */
+  say(message: string): void {
     this.#progress.value = 0;
     this.#compression = '';
-    this.#status.textContent = `Reading ${name}…`;
+    this.#status.textContent = message;
     this.#problems.hidden = true;
     this.#problemList.replaceChildren();
     this.#requestError.hidden = true;
@@ -41,16 +47,14 @@ export class StatusView {
       this.#compression = event.compression === 'none' ? '' : ` (${event.compression})`;
     } else if (event.type === 'progress') {
       this.#progress.value = event.totalBytes === 0 ? 1 : event.bytesRead / event.totalBytes;
-      this.#status.textContent = `Verifying${this.#compression}: ${megabytes(event.bytesRead)} of ${megabytes(event.totalBytes)}, ${count.format(event.records)} records`;
+      this.#status.textContent = `Verifying${this.#compression}: ${megabytes(event.bytesRead)} of ${megabytes(event.totalBytes)}, ${counted(event.records, 'record')}`;
       this.#showProblems(event.problems, event.problems.length, []);
     } else if (event.type === 'done') {
       this.#progress.value = 1;
       const seconds = (event.elapsed / 1000).toFixed(2);
       const problems =
-        event.problemCount === 0
-          ? 'every CRC verified'
-          : `${count.format(event.problemCount)} problem${event.problemCount === 1 ? '' : 's'}`;
-      this.#status.textContent = `${count.format(event.records)} records${this.#compression}, ${problems} (${seconds} s)`;
+        event.problemCount === 0 ? 'every CRC verified' : counted(event.problemCount, 'problem');
+      this.#status.textContent = `${counted(event.records, 'record')}${this.#compression}, ${problems} (${seconds} s)`;
       this.#status.dataset.done = 'true';
       this.#showProblems(event.problems, event.problemCount, event.lost);
     } else if (event.type === 'failed') {

@@ -491,7 +491,7 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
     await pick('bomb.tfrecord.gz', bomb);
     await showsRecord(0);
     expect(await page.evaluate(() => 1 + 1)).toBe(2);
-    expect(await finished()).toMatch(/^1 records \(gzip\), [1-9]\d* problems? /);
+    expect(await finished()).toMatch(/^1 record \(gzip\), [1-9]\d* problems? /);
     expect(await page.textContent('#problem-list')).toMatch(/lost bytes \d+–\d+/);
   });
 });

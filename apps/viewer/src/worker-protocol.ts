@@ -1,3 +1,4 @@
+import type { PixelShape } from './raw-pixels.js';
 import type { DetectionBox, DetectionBoxes } from './detection-boxes.js';
 import type { IndexCheck } from './index-check.js';
 import type { Selection } from './row-selection.js';
@@ -60,15 +61,17 @@ export interface FeatureView {
   readonly values: readonly string[];
 }
 
-/** A `bytes` value holding an image the browser can decode. */
+/** A `bytes` value holding an image the browser can decode, or raw pixels of a known shape. */
 export interface ImageBytes {
   /** The feature it is a value of. */
   readonly key: string;
   /** Its position in the feature's list. */
   readonly index: number;
-  /** Its MIME type, from its magic bytes. */
+  /** Its MIME type, from its magic bytes; `raw` for raw pixels. */
   readonly type: string;
   readonly bytes: Uint8Array;
+  /** The shape of raw pixels (`type` is `raw`), from the record's height / width / channels features. */
+  readonly pixels?: PixelShape;
 }
 
 /** A decoded record for the record view, formatted in the worker so that the page needs no decoder. */

@@ -1,5 +1,6 @@
-;; CRC-32C of TFRecord frames, for the CRC thread: slicing-by-16 over a shared memory that holds a
-;; write buffer, its frame table and the slicing tables, all placed by the caller (shared-buffers.ts).
+;; CRC-32C of TFRecord frames, for the CRC thread and the viewer's frame walk: slicing-by-16 over a
+;; memory that holds the bytes, a frame table and the slicing tables, all placed by the caller
+;; (shared-buffers.ts, wasm-frame-walker.ts).
 ;; The same algorithm as crc32c.ts's rangeFunction; measured here ~1.8x faster than it (~2.7 GB/s).
 ;;
 ;; src/crc32c-wasm.ts holds this module's bytes: `pnpm --filter @tfpipe/sink-tfrecord build:wasm`
@@ -129,4 +130,63 @@
             (call $crc
               (i32.const 0) (local.get $data) (i32.add (local.get $data) (local.get $length)) (local.get $tables))))
         (local.set $index (i32.add (local.get $index) (i32.const 1)))
-        (br $frame)))))
+        (br $frame))))
+
+  ;; wasm-frame-walker.ts's walk: verifies the whole frames from $at on, up to $end, as a reader
+  ;; does (the length CRC, the length at most $max, the data CRC), until a frame is incomplete or
+  ;; fails. At $out it writes where it stopped and why (0: the next frame needs bytes past $end,
+  ;; 1: it fails a check), then each verified frame's start and payload length (two i32s), all
+  ;; positions counted from the first $at; it returns how many frames verified. $max is below 2^31 - 16; a length's high word must be 0.
+  (func (export "walk")
+    (param $at i32) (param $end i32) (param $max i32) (param $tables i32) (param $out i32) (result i32)
+    (local $count i32) (local $low i32) (local $high i32) (local $stored i32) (local $data i32)
+    (local $status i32) (local $known i32) (local $lastLow i32) (local $lastStored i32) (local $base i32)
+    (local.set $base (local.get $at))
+    (block $stop
+      (loop $frame
+        (local.set $status (i32.const 0))
+        (br_if $stop (i32.lt_u (i32.sub (local.get $end) (local.get $at)) (i32.const 16)))
+        (local.set $low (i32.load (local.get $at)))
+        (local.set $high (i32.load offset=4 (local.get $at)))
+        (local.set $stored (i32.load offset=8 (local.get $at)))
+        (local.set $status (i32.const 1))
+        (br_if $stop (i32.ne (local.get $high) (i32.const 0)))
+        ;; Records of one length share their header: the last one that verified needs no CRC again.
+        (if (i32.or
+              (i32.eqz (local.get $known))
+              (i32.or
+                (i32.ne (local.get $low) (local.get $lastLow))
+                (i32.ne (local.get $stored) (local.get $lastStored))))
+          (then
+            (br_if $stop
+              (i32.ne
+                (local.get $stored)
+                (call $mask
+                  (call $crc
+                    (i32.const 0) (local.get $at) (i32.add (local.get $at) (i32.const 8)) (local.get $tables)))))
+            (local.set $known (i32.const 1))
+            (local.set $lastLow (local.get $low))
+            (local.set $lastStored (local.get $stored))))
+        (br_if $stop (i32.gt_u (local.get $low) (local.get $max)))
+        (local.set $status (i32.const 0))
+        (br_if $stop
+          (i32.lt_u (i32.sub (i32.sub (local.get $end) (local.get $at)) (i32.const 16)) (local.get $low)))
+        (local.set $data (i32.add (local.get $at) (i32.const 12)))
+        (local.set $status (i32.const 1))
+        (br_if $stop
+          (i32.ne
+            (i32.load (i32.add (local.get $data) (local.get $low)))
+            (call $mask
+              (call $crc
+                (i32.const 0) (local.get $data) (i32.add (local.get $data) (local.get $low)) (local.get $tables)))))
+        (i32.store offset=8
+          (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 3)))
+          (i32.sub (local.get $at) (local.get $base)))
+        (i32.store offset=12
+          (i32.add (local.get $out) (i32.shl (local.get $count) (i32.const 3))) (local.get $low))
+        (local.set $count (i32.add (local.get $count) (i32.const 1)))
+        (local.set $at (i32.add (local.get $data) (i32.add (local.get $low) (i32.const 4))))
+        (br $frame)))
+    (i32.store (local.get $out) (i32.sub (local.get $at) (local.get $base)))
+    (i32.store offset=4 (local.get $out) (local.get $status))
+    (local.get $count)))

@@ -60,6 +60,8 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "DEFAULT_MAX_RECORD_BYTES: number",
         "DecompressTfrecordOptions: type",
         "FrameRecordsOptions: type",
+        "FrameWalk: type",
+        "FrameWalker: type",
         "HEADER_BYTES: number",
         "LostRegion: type",
         "MAX_RECORD_BYTES_LIMIT: number",
@@ -78,6 +80,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "readTfrecordStream: function",
         "unframeRecords: function",
         "wasmCrc32c: function",
+        "wasmFrameWalker: function",
         "writeRecordHeader: function",
       ]
     `);

@@ -23,6 +23,8 @@ export type { TfrecordReaderSettings } from './tfrecord-reader.js';
 // (`@tfpipe/dataset`, the viewer) and tests that build records by hand
 export { crc32c } from './crc32c.js';
 export { wasmCrc32c } from './wasm-crc32c.js';
+export { wasmFrameWalker } from './wasm-frame-walker.js';
+export type { FrameWalk, FrameWalker } from './wasm-frame-walker.js';
 export type { Crc32cFunction } from './crc32c.js';
 export { frameRecord, writeRecordHeader, HEADER_BYTES } from './frame-record.js';
 export { DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from './record-unframer.js';
