@@ -21,6 +21,7 @@ import { RAW_PARSERS, readerMetadata } from './read-parquet-footer.js';
 import { parquetSchema } from './node/parquet-schema.js';
 import { parquetSource } from './node/parquet-source.js';
 import { plugin } from './plugin.js';
+import { ParquetRowEncoder } from './parquet-row-encoder.js';
 import { PARQUET_CORPUS } from '../../../test-support/corpus.js';
 
 let directory: string;
@@ -174,5 +175,18 @@ describe('the source over decoded columns', () => {
     expect(positionOf(rows[1500]!)).toEqual({ file: mixed, rowGroup: 1, row: 1500, recordIndex: 1500 });
     const built = await collect(fromArray(rows).pipeThrough(buildExamples(spec as never)));
     expect(built.map(hex)).toEqual((await throughRowArrays(mixed)).bytes);
+  });
+
+  test('encodes straight from the columns only when every column is a plain leaf', async () => {
+    const encoderFor = async (file: string) => {
+      const metadata = await parquetMetadataAsync(await asyncBufferFromFile(file));
+      const mapped = mapParquetSchema(metadata, resolveReadOptions({ nested: 'parallel' }));
+      const encoder = new ParquetRowEncoder(parquetExampleSpec(mapped.schema));
+      return encoder.forColumns([...mapped.mappers.keys()], mapped.leaves);
+    };
+    expect(await encoderFor(mixed)).toBeTypeOf('function');
+    expect(await encoderFor(path.join(PARQUET_CORPUS, 'alltypes_plain.parquet'))).toBeTypeOf('function');
+    expect(await encoderFor(path.join(PARQUET_CORPUS, 'list_columns.parquet'))).toBeUndefined();
+    expect(await encoderFor(path.join(PARQUET_CORPUS, 'nested_structs.rust.parquet'))).toBeUndefined();
   });
 });

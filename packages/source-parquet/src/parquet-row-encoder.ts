@@ -60,6 +60,9 @@ export class ParquetRowEncoder {
     columns: readonly string[],
     leaves: ReadonlyMap<string, LeafColumn>,
   ): ColumnRowEncoder | undefined {
+    const fields = this.#fields;
+    // A field read by two features (not a spec parquetExampleSpec gives) goes the row object's way.
+    if (new Set(fields).size !== fields.length) return undefined;
     const converts: ((value: unknown) => unknown)[] = [];
     const targets: number[] = [];
     const covered = new Set<number>();
@@ -67,13 +70,11 @@ export class ParquetRowEncoder {
       const leaf = leaves.get(column);
       if (leaf === undefined) return undefined;
       converts.push(leaf.convert);
-      const target = this.#fields.indexOf(leaf.feature);
+      const target = fields.indexOf(leaf.feature);
       targets.push(target);
       if (target !== -1) covered.add(target);
     }
-    if (covered.size !== new Set(this.#fields).size) return undefined;
-    // The same field read by two features: each gets the cell.
-    const copies = this.#fields.map((field) => this.#fields.indexOf(field));
+    if (covered.size !== fields.length) return undefined;
     const cells = this.#cells;
     const encode = this.#encode;
     const count = columns.length;
@@ -84,10 +85,6 @@ export class ParquetRowEncoder {
         const cell = value === null || value === undefined ? null : converts[column]!(value);
         const target = targets[column]!;
         if (target !== -1) cells[target] = cell;
-      }
-      for (let index_ = 0; index_ < copies.length; index_++) {
-        const from = copies[index_]!;
-        if (from !== index_) cells[index_] = cells[from];
       }
       try {
         return encode(cells);
