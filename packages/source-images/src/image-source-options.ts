@@ -103,7 +103,8 @@ export interface ImageSourceOptions extends RecordErrorOptions {
   readonly ignoreDifficult?: boolean;
   /**
    * Images read and processed at once; output order stays input order. When images are decoded,
-   * as many more files are read ahead. @default os.availableParallelism()
+   * as many more files are read ahead.
+   * @default os.availableParallelism(); when images are decoded, at least 4
    */
   readonly concurrency?: number;
   /** Feature names by role (see DEFAULT_IMAGE_KEYS); `false` leaves a feature out. */
@@ -124,6 +125,14 @@ export interface ImageSourceOptions extends RecordErrorOptions {
    */
   readonly listingSha256?: string;
 }
+
+/**
+ * Images decoded at once by default, at least: sharp's jobs run on libuv's thread pool (4 threads
+ * unless `UV_THREADPOOL_SIZE` says otherwise) and, with glibc's allocator, libvips works each image
+ * on one thread, so with only as many images as cores a core idles whenever one image finishes and
+ * the next has yet to start (its read, its record on the main thread).
+ */
+const DECODE_IN_FLIGHT = 4;
 
 /** The input kind. */
 export type ImageInputKind = 'folder' | 'list' | 'coco' | 'voc';
@@ -209,7 +218,9 @@ export function resolveImageOptions(options: ImageSourceOptions): ResolvedImageO
     verify: options.verify ?? 'structure',
     invalidBoxes: options.invalidBoxes ?? 'error',
     ignoreDifficult: options.ignoreDifficult === true,
-    concurrency: options.concurrency ?? availableParallelism(),
+    concurrency:
+      options.concurrency ??
+      (decode ? Math.max(DECODE_IN_FLIGHT, availableParallelism()) : availableParallelism()),
     keys: resolveImageKeys(options.keys),
     ranges,
     listingSha256: options.listingSha256,

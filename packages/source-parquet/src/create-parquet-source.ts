@@ -1,7 +1,7 @@
 import { RecordErrorPolicy, attachReport, PositionedRecord } from '@tfpipe/core/plugin';
 import { positionOf, TfpipeError } from '@tfpipe/core';
 import type { Positioned, Reporter } from '@tfpipe/core/plugin';
-import type { Example, RecordErrorOptions, StageReport } from '@tfpipe/core';
+import type { Example, Position, RecordErrorOptions, StageReport } from '@tfpipe/core';
 import type { AsyncBuffer, FileMetaData } from 'hyparquet';
 import { RowValueError, mapParquetSchema } from './map-parquet-schema.js';
 import type { ColumnMapper, MappedSchema } from './map-parquet-schema.js';
@@ -17,7 +17,8 @@ import { planSlices } from './plan-slices.js';
 import type { RowSlice } from './plan-slices.js';
 import { readParquetFooter, readerMetadata } from './read-parquet-footer.js';
 import { checkChunkSizes, readSlice } from './read-slice.js';
-import type { ParquetRowEncoder } from './parquet-row-encoder.js';
+import type { SliceColumn } from './read-slice.js';
+import type { ColumnRowEncoder, ParquetRowEncoder } from './parquet-row-encoder.js';
 
 /** A row: feature name → bigint, number, Uint8Array, an array of those, or null (missing). */
 export type ParquetRow = Record<string, unknown>;
@@ -41,11 +42,13 @@ const STAGE = 'parquetSource';
 /** Rows enqueued per pull without `batchSize` (the rest of the decoded slice waits, undecoded into rows). */
 const ROWS_PER_PULL = 256;
 
-/** A decoded slice whose rows are turned into row objects only as they are handed out. */
+/** A decoded slice whose rows are turned into row objects (or Examples) only as they are handed out. */
 interface DecodedSlice {
   readonly reading: Reading;
   readonly slice: RowSlice;
-  readonly rawRows: unknown[][];
+  /** The selected columns' values, in `reading.columns` order. */
+  readonly columns: readonly SliceColumn[];
+  readonly rows: number;
   next: number;
 }
 
@@ -60,6 +63,8 @@ interface Reading extends OpenFile {
   readonly reader: FileMetaData;
   readonly columns: string[];
   readonly mappers: ColumnMapper[];
+  /** The encoder's way straight from the columns to Examples, where every column is a plain leaf. */
+  readonly columnEncoder: ColumnRowEncoder | undefined;
   readonly slices: RowSlice[];
   sliceIndex: number;
   checkedRowGroup: number;
@@ -225,6 +230,7 @@ function readParquet(
       reader: readerMetadata(file.metadata),
       columns,
       mappers: columns.map((column) => file.mapped.mappers.get(column) as ColumnMapper),
+      columnEncoder: encoder?.forColumns(columns, file.mapped.leaves),
       slices: planSlices(file.metadata, resolved),
       sliceIndex: 0,
       checkedRowGroup: -1,
@@ -255,13 +261,15 @@ function readParquet(
   const mapInto = (decoded: DecodedSlice, row: ParquetRow): boolean => {
     const { reading, slice } = decoded;
     const index = decoded.next++;
-    const raw = decoded.rawRows[index] as unknown[];
+    const columns = decoded.columns;
     const rowIndex = slice.start + index;
     const file = reading.input.name;
     const mappers = reading.mappers;
     try {
-      for (let column = 0; column < mappers.length; column++)
-        (mappers[column] as ColumnMapper)(raw[column], row);
+      for (let column = 0; column < mappers.length; column++) {
+        const { values, offset } = columns[column] as SliceColumn;
+        (mappers[column] as ColumnMapper)(values[offset + index], row);
+      }
     } catch (error) {
       if (!(error instanceof RowValueError)) throw error;
       policy.handle(
@@ -286,13 +294,24 @@ function readParquet(
   const encodeRow = (decoded: DecodedSlice, rowEncoder: ParquetRowEncoder): Example | undefined => {
     const { reading, slice } = decoded;
     const rowIndex = slice.start + decoded.next;
+    const position = (): Position =>
+      positionOf(new PositionedRecord(reading.input.name, rowIndex, -1, slice.rowGroup, rowIndex))!;
+    const columnEncoder = reading.columnEncoder;
+    if (columnEncoder !== undefined) {
+      // Plain leaf columns: no value can be refused by a mapper, and no row object is needed.
+      records++;
+      try {
+        return columnEncoder(decoded.columns, decoded.next++, position);
+      } catch (error) {
+        policy.handle(error);
+        return undefined;
+      }
+    }
     if (!mapInto(decoded, rowEncoder.row)) return undefined;
     // Counted as read, as a row handed to buildExamples was, whether or not it encodes.
     records++;
     try {
-      return rowEncoder.encode(() =>
-        positionOf(new PositionedRecord(reading.input.name, rowIndex, -1, slice.rowGroup, rowIndex))!,
-      );
+      return rowEncoder.encode(position);
     } catch (error) {
       policy.handle(error);
       return undefined;
@@ -333,7 +352,7 @@ function readParquet(
         reading.checkedRowGroup = slice.rowGroup;
         rowGroupsRead++;
       }
-      const rawRows = await readSlice(
+      const { columns, rows } = await readSlice(
         reading.opened.buffer,
         reading.reader,
         reading.columns,
@@ -341,7 +360,7 @@ function readParquet(
         reading.input.name,
         compressors,
       );
-      if (rawRows.length > 0) return { reading, slice, rawRows, next: 0 };
+      if (rows > 0) return { reading, slice, columns, rows, next: 0 };
     }
   };
 
@@ -373,7 +392,7 @@ function readParquet(
   let decoded: DecodedSlice | undefined;
   /** The current slice, decoding the next one when it is used up; undefined at the end. */
   const currentSlice = async (): Promise<DecodedSlice | undefined> => {
-    if (decoded !== undefined && decoded.next < decoded.rawRows.length) return decoded;
+    if (decoded !== undefined && decoded.next < decoded.rows) return decoded;
     decoded = undefined;
     decoded = await nextSlice();
     return decoded;
@@ -394,7 +413,7 @@ function readParquet(
         ended = true;
         break;
       }
-      const end = Math.min(source.rawRows.length, source.next + perPull - rows.length);
+      const end = Math.min(source.rows, source.next + perPull - rows.length);
       while (source.next < end) {
         const row = encoder === undefined ? mapRow(source) : encodeRow(source, encoder);
         if (row !== undefined) rows.push(row);

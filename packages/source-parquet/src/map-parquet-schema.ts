@@ -19,10 +19,21 @@ export class RowValueError extends Error {
 /** Writes the features of one top-level column's decoded value into a row. */
 export type ColumnMapper = (value: unknown, row: Record<string, unknown>) => void;
 
+/**
+ * A top-level column that is one plain (not repeated) leaf: its one feature, of the column's name,
+ * takes `convert(value)`, or null for a null value. Its mapper writes just that.
+ */
+export interface LeafColumn {
+  readonly feature: string;
+  readonly convert: (value: unknown) => unknown;
+}
+
 /** The schema of a file plus, per supported top-level column, the mapper of its values. */
 export interface MappedSchema {
   readonly schema: ParquetSchema;
   readonly mappers: ReadonlyMap<string, ColumnMapper>;
+  /** The columns that are plain leaves ({@link LeafColumn}), by column name. */
+  readonly leaves: ReadonlyMap<string, LeafColumn>;
 }
 
 class UnsupportedShape extends Error {}
@@ -30,6 +41,7 @@ class UnsupportedShape extends Error {}
 interface Built {
   readonly features: ParquetFeature[];
   readonly mapper: ColumnMapper;
+  readonly leaf?: LeafColumn;
 }
 
 interface Context {
@@ -131,14 +143,16 @@ function buildNode(node: SchemaTree, name: string, nullableAbove: boolean, conte
     const list = node.element.repetition_type === 'REPEATED';
     const { feature, convert } = leafFeature(node, name, list, nullable, context);
     // A repeated field cannot be null: no values is an empty list.
-    const mapper: ColumnMapper = list
-      ? (value, row) => {
-          row[name] = value === null || value === undefined ? [] : convertList(value, name, convert);
-        }
-      : (value, row) => {
-          row[name] = value === null || value === undefined ? null : convert(value);
-        };
-    return { features: [feature], mapper };
+    if (list) {
+      const mapper: ColumnMapper = (value, row) => {
+        row[name] = value === null || value === undefined ? [] : convertList(value, name, convert);
+      };
+      return { features: [feature], mapper };
+    }
+    const mapper: ColumnMapper = (value, row) => {
+      row[name] = value === null || value === undefined ? null : convert(value);
+    };
+    return { features: [feature], mapper, leaf: { feature: name, convert } };
   }
   if (isListLike(node)) {
     // The same element hyparquet assembles: 3-level lists skip the repeated group.
@@ -191,6 +205,7 @@ export function mapParquetSchema(metadata: FileMetaData, options: ResolvedReadOp
   const features: ParquetFeature[] = [];
   const unsupported: ParquetUnsupportedColumn[] = [];
   const mappers = new Map<string, ColumnMapper>();
+  const leaves = new Map<string, LeafColumn>();
   const selected = options.columns === undefined ? undefined : new Set(options.columns);
   for (const node of root.children) {
     const column = node.element.name;
@@ -199,6 +214,7 @@ export function mapParquetSchema(metadata: FileMetaData, options: ResolvedReadOp
       const built = buildNode(node, column, false, { options, column });
       for (const feature of built.features) features.push(feature);
       mappers.set(column, built.mapper);
+      if (built.leaf !== undefined) leaves.set(column, built.leaf);
     } catch (error) {
       if (!(error instanceof UnsupportedShape)) throw error;
       unsupported.push({ column, reason: error.message });
@@ -224,5 +240,5 @@ export function mapParquetSchema(metadata: FileMetaData, options: ResolvedReadOp
     formatVersion: metadata.version,
     createdBy: metadata.created_by,
   };
-  return { schema, mappers };
+  return { schema, mappers, leaves };
 }

@@ -2,6 +2,18 @@ import { TfpipeError } from '@tfpipe/core';
 import type { Example, Position } from '@tfpipe/core';
 import { compileCellEncoder, type CellEncoder } from '@tfpipe/core/internal';
 import type { ParquetFeatureSpec } from './parquet-example-spec.js';
+import type { LeafColumn } from './map-parquet-schema.js';
+import type { SliceColumn } from './read-slice.js';
+
+/**
+ * Encodes row `index` of a slice's decoded columns (see {@link ParquetRowEncoder.forColumns}).
+ * @throws TfpipeError as `buildExamples` throws it for this row, with the row's position
+ */
+export type ColumnRowEncoder = (
+  columns: readonly SliceColumn[],
+  index: number,
+  position: () => Position,
+) => Example;
 
 /** The spec of {@link ParquetRowEncoder}: `parquetExampleSpec`'s, as `buildExamples` would take it. */
 export type ParquetRowSpec = Readonly<Record<string, ParquetFeatureSpec>>;
@@ -33,6 +45,53 @@ export class ParquetRowEncoder {
    */
   static handles(spec: ParquetRowSpec): boolean {
     return Object.keys(spec).every((name) => spec[name]!.field !== '__proto__');
+  }
+
+  /**
+   * An encoder that takes each row's cells straight from the decoded columns, with no row object,
+   * when every column read is a plain leaf (a {@link LeafColumn}) and every field of the spec is one
+   * of their features; otherwise undefined (map rows into {@link row} and {@link encode} them).
+   * Each column is converted in order, as the column mappers would, so the cells, the bytes and
+   * the errors are those of {@link encode}.
+   * @param columns - the columns read, in the order of the decoded slice's columns
+   * @param leaves - the file's plain leaf columns, by column name
+   */
+  forColumns(
+    columns: readonly string[],
+    leaves: ReadonlyMap<string, LeafColumn>,
+  ): ColumnRowEncoder | undefined {
+    const fields = this.#fields;
+    // A field read by two features (not a spec parquetExampleSpec gives) goes the row object's way.
+    if (new Set(fields).size !== fields.length) return undefined;
+    const converts: ((value: unknown) => unknown)[] = [];
+    const targets: number[] = [];
+    const covered = new Set<number>();
+    for (const column of columns) {
+      const leaf = leaves.get(column);
+      if (leaf === undefined) return undefined;
+      converts.push(leaf.convert);
+      const target = fields.indexOf(leaf.feature);
+      targets.push(target);
+      if (target !== -1) covered.add(target);
+    }
+    if (covered.size !== fields.length) return undefined;
+    const cells = this.#cells;
+    const encode = this.#encode;
+    const count = columns.length;
+    return (decoded, index, position) => {
+      for (let column = 0; column < count; column++) {
+        const { values, offset } = decoded[column]!;
+        const value = values[offset + index];
+        const cell = value === null || value === undefined ? null : converts[column]!(value);
+        const target = targets[column]!;
+        if (target !== -1) cells[target] = cell;
+      }
+      try {
+        return encode(cells);
+      } catch (error) {
+        throw TfpipeError.is(error) ? error.withPosition(position()) : error;
+      }
+    };
   }
 
   /**

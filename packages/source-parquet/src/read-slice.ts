@@ -5,33 +5,71 @@ import type { RowSlice } from './plan-slices.js';
 import { parquetError } from './parquet-error.js';
 import { RAW_PARSERS } from './read-parquet-footer.js';
 
+/** One decoded column of a slice: the slice's row `i` is `values[offset + i]`. */
+export interface SliceColumn {
+  readonly values: ArrayLike<unknown>;
+  readonly offset: number;
+}
+
+/** The decoded columns of a slice, in `columns` order, and its row count. */
+export interface DecodedColumns {
+  readonly columns: readonly SliceColumn[];
+  readonly rows: number;
+}
+
+/** A column's decoded chunk, rows `[start, start + values.length)` of the file. */
+interface Chunk {
+  readonly values: ArrayLike<unknown>;
+  readonly start: number;
+}
+
+/**
+ * The slice's rows of one column from its decoded chunks: the chunk itself when one holds them all
+ * (the usual case: a slice lies within one row group), else a copy. A row no chunk holds reads as
+ * `undefined`, as in hyparquet's own row arrays.
+ */
+function sliceColumn(chunks: readonly Chunk[], slice: RowSlice): SliceColumn {
+  for (const chunk of chunks) {
+    if (chunk.start <= slice.start && chunk.start + chunk.values.length >= slice.end)
+      return { values: chunk.values, offset: slice.start - chunk.start };
+  }
+  const values = new Array<unknown>(slice.end - slice.start).fill(undefined);
+  for (const chunk of chunks) {
+    const from = Math.max(slice.start, chunk.start);
+    const to = Math.min(slice.end, chunk.start + chunk.values.length);
+    for (let row = from; row < to; row++) values[row - slice.start] = chunk.values[row - chunk.start];
+  }
+  return { values, offset: 0 };
+}
+
 async function decode(
   buffer: AsyncBuffer,
   metadata: FileMetaData,
   columns: string[],
   slice: RowSlice,
   compressors: Compressors,
-): Promise<unknown[][]> {
-  let rows: unknown[][] = [];
+): Promise<DecodedColumns> {
+  // The columns as hyparquet decodes them: its row arrays would hold the same values, one array per
+  // row more to build and collect.
+  const chunks = new Map<string, Chunk[]>(columns.map((column) => [column, []]));
   await parquetRead({
     file: buffer,
     metadata,
     columns,
     rowStart: slice.start,
     rowEnd: slice.end,
-    rowFormat: 'array',
     compressors,
     utf8: false,
     parsers: RAW_PARSERS,
     geoparquet: false,
-    onComplete: (result: unknown[][]) => {
-      rows = result;
+    onChunk: ({ columnName, columnData, rowStart }) => {
+      chunks.get(columnName)?.push({ values: columnData as ArrayLike<unknown>, start: rowStart });
     },
   });
-  if (rows.length !== slice.end - slice.start) {
-    throw new Error(`decoded ${rows.length} rows where the footer promises ${slice.end - slice.start}`);
-  }
-  return rows;
+  return {
+    columns: columns.map((column) => sliceColumn(chunks.get(column) ?? [], slice)),
+    rows: slice.end - slice.start,
+  };
 }
 
 /**
@@ -60,7 +98,7 @@ export function checkChunkSizes(
 }
 
 /**
- * Decodes every selected column of one slice into row arrays (in `columns` order). Nothing is
+ * Decodes every selected column of one slice (in `columns` order). Nothing is
  * returned unless the whole slice decoded. On failure each column is retried alone to name the
  * one that is broken.
  *
@@ -73,7 +111,7 @@ export async function readSlice(
   slice: RowSlice,
   file: string,
   compressors: Compressors,
-): Promise<unknown[][]> {
+): Promise<DecodedColumns> {
   try {
     return await decode(buffer, metadata, columns, slice, compressors);
   } catch (error) {

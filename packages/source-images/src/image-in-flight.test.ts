@@ -1,0 +1,88 @@
+// How many images are decoded at once by default, and that the count never changes the output.
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import * as path from 'node:path';
+import { pipeline } from '@tfpipe/core';
+import { tfrecordSink } from '@tfpipe/sink-tfrecord';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eachTemporaryDirectory, photo, put } from './__fixtures__/make-images.js';
+import { imageExamples } from './image-examples.js';
+import { imageSource } from './image-source.js';
+import { resolveImageOptions, type ImageSourceOptions } from './image-source-options.js';
+import { stopImageReaders } from './processing/read-image-file.js';
+
+let dir: string;
+eachTemporaryDirectory((made) => (dir = made));
+afterEach(async () => {
+  await stopImageReaders();
+});
+
+/** Class folders of JPEGs and PNGs of different sizes (PNGs with alpha, one grey JPEG). */
+async function folder(): Promise<string> {
+  const root = path.join(dir, 'images');
+  for (let index = 0; index < 23; index++) {
+    const width = 30 + ((index * 37) % 120);
+    const height = 20 + ((index * 53) % 90);
+    const jpeg = await photo(width, height, index);
+    const name = String(index).padStart(2, '0');
+    if (index % 3 === 0) {
+      await put(root, `png/${name}.png`, await sharp(jpeg).ensureAlpha(0.5).png().toBuffer());
+    } else if (index % 7 === 1) {
+      await put(root, `grey/${name}.jpg`, await sharp(jpeg).greyscale().jpeg().toBuffer());
+    } else {
+      await put(root, `jpeg/${name}.jpg`, jpeg);
+    }
+  }
+  return root;
+}
+
+/** The TFRecord file a conversion of `folder` writes with `options`. */
+async function converted(
+  root: string,
+  output: string,
+  options: Partial<ImageSourceOptions>,
+): Promise<Buffer> {
+  const file = path.join(dir, output);
+  await pipeline(
+    imageSource({ folder: root, ...options }),
+    imageExamples(),
+    tfrecordSink({ path: file }),
+  ).run();
+  return readFile(file);
+}
+
+describe('images in flight', () => {
+  it('decodes at least 4 images at once by default, and keeps files as many as there are cores', () => {
+    const cores = availableParallelism();
+    expect(resolveImageOptions({ folder: dir, resize: { width: 8, height: 8 } }).concurrency).toBe(
+      Math.max(4, cores),
+    );
+    expect(resolveImageOptions({ folder: dir, format: 'png' }).concurrency).toBe(Math.max(4, cores));
+    expect(resolveImageOptions({ folder: dir }).concurrency).toBe(cores);
+    expect(
+      resolveImageOptions({ folder: dir, resize: { width: 8, height: 8 }, concurrency: 1 }).concurrency,
+    ).toBe(1);
+  });
+
+  it('writes the same bytes, resized or kept, whatever the number in flight', async () => {
+    const root = await folder();
+    for (const [label, options] of [
+      [
+        'resized',
+        { resize: { width: 24, height: 20, fit: 'cover' as const }, format: 'jpeg' as const, quality: 90 },
+      ],
+      ['kept', {}],
+    ] as const) {
+      const one = await converted(root, `${label}-1.tfrecord`, { ...options, concurrency: 1 });
+      expect(one.length, label).toBeGreaterThan(23 * 100);
+      for (const concurrency of [2, 4, undefined]) {
+        const other = await converted(root, `${label}-${concurrency}.tfrecord`, {
+          ...options,
+          ...(concurrency === undefined ? {} : { concurrency }),
+        });
+        expect(other.equals(one), `${label}, concurrency ${concurrency}`).toBe(true);
+      }
+    }
+  });
+});
