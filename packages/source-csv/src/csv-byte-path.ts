@@ -8,7 +8,7 @@ import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRemainder } from './csv-record-reader.js';
 import type { CompleteColumn, CsvRowEncoder } from './csv-row-encoder.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
-import type { CsvChunkReply, CsvThreadHelper } from './csv-thread-helper.js';
+import type { CsvChunkJob, CsvChunkReply, CsvThreadHelper } from './csv-thread-helper.js';
 import { CellValueError } from './csv-values.js';
 import { READ_CHUNK_BYTES } from './file-input.js';
 
@@ -36,7 +36,7 @@ interface QueuedChunk {
   readonly final: boolean;
   /** Byte offset of its first byte in the file. */
   readonly offset: number;
-  job: Promise<CsvChunkReply> | undefined;
+  job: CsvChunkJob | undefined;
 }
 
 /** What {@link CsvBytePath.convertDetached} found in one chunk converted on its own. */
@@ -211,7 +211,10 @@ export class CsvBytePath {
         chunk.job = job;
       }
     }
-    return queue.shift()!;
+    const head = queue.shift()!;
+    // Its turn has come: if the thread has not started it, it is converted here, not waited for.
+    if (head.job !== undefined && helper?.takeBack(head.job) === true) head.job = undefined;
+    return head;
   }
 
   /**
@@ -223,7 +226,7 @@ export class CsvBytePath {
   async #adopt(chunk: QueuedChunk): Promise<Positioned<Example>[]> {
     let reply: CsvChunkReply;
     try {
-      reply = await chunk.job!;
+      reply = await chunk.job!.reply;
     } catch (error) {
       throw new TfpipeError('INTERNAL', 'the CSV thread failed', {
         stage: 'csvToExamples',

@@ -13,6 +13,12 @@ import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 export const THREAD_MIN_BYTES = 4 * 1024 * 1024;
 /** Chunks the thread holds at most (converting one, the next waiting). */
 const IN_FLIGHT = 2;
+/** Claim words, used in turn: more than the chunks ever held at once. */
+const CLAIM_SLOTS = 16;
+/** A claim word's states: nobody has started the chunk, the thread has, the calling thread has. */
+export const UNCLAIMED = 0;
+export const THREAD_CLAIMED = 1;
+const CALLER_CLAIMED = 2;
 /** How long the thread stays alive without work (a next file may follow), milliseconds. */
 const IDLE_EXIT_MS = 5000;
 
@@ -23,6 +29,11 @@ export interface CsvThreadSettings {
   readonly plan: ColumnPlan;
   readonly schema: CsvSchema;
   readonly chunkBytes: number;
+  /**
+   * One word per slot in shared memory: whoever starts a chunk first claims its slot, so a chunk the
+   * thread has not started yet is converted by the calling thread instead of waited for.
+   */
+  readonly claims: Int32Array;
 }
 
 /** A chunk for the thread: converted on its own from `byteOffset` of `file`. */
@@ -30,6 +41,14 @@ export interface CsvChunkRequest {
   readonly bytes: Uint8Array;
   readonly file: string;
   readonly byteOffset: number;
+  /** Its claim word in {@link CsvThreadSettings.claims}. */
+  readonly slot: number;
+}
+
+/** A chunk given to the thread: its claim word, and the thread's answer. */
+export interface CsvChunkJob {
+  readonly slot: number;
+  readonly reply: Promise<CsvChunkReply>;
 }
 
 /**
@@ -86,6 +105,7 @@ export function setCsvThreadStarter(start: StartWorker | undefined): void {
 export class CsvThreadHelper {
   readonly #settings: CsvThreadSettings;
   readonly #threads: 2 | 'auto';
+  #nextSlot = 0;
   #thread: RequestThread | undefined;
   #ready = false;
   /** Settles once the thread has loaded or is gone. */
@@ -94,8 +114,8 @@ export class CsvThreadHelper {
   /** A thread could not start here: never try again. */
   #unavailable = false;
 
-  constructor(settings: CsvThreadSettings, threads: 2 | 'auto') {
-    this.#settings = settings;
+  constructor(settings: Omit<CsvThreadSettings, 'claims'>, threads: 2 | 'auto') {
+    this.#settings = { ...settings, claims: new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS)) };
     this.#threads = threads;
   }
 
@@ -137,14 +157,29 @@ export class CsvThreadHelper {
    * Gives the thread a chunk (copied), or declines (undefined) when it is busy, not loaded yet or gone.
    * The promise rejects when the thread fails or exits before it answers.
    */
-  convert(bytes: Uint8Array, file: string, byteOffset: number): Promise<CsvChunkReply> | undefined {
+  convert(bytes: Uint8Array, file: string, byteOffset: number): CsvChunkJob | undefined {
     const thread = this.#thread;
     if (!this.#ready || thread === undefined || !thread.running || thread.load >= IN_FLIGHT) return undefined;
-    const request: CsvChunkRequest = { bytes, file, byteOffset };
+    // Slots are reused in turn; a slot's last chunk was answered long before (at most IN_FLIGHT wait).
+    const slot = this.#nextSlot;
+    this.#nextSlot = (slot + 1) % CLAIM_SLOTS;
+    Atomics.store(this.#settings.claims, slot, UNCLAIMED);
+    const request: CsvChunkRequest = { bytes, file, byteOffset, slot };
     const reply = thread.request<CsvChunkReply>(request);
     // Awaited when the chunk's turn comes; one seen only after an earlier failure is not unhandled.
     reply.catch(() => undefined);
-    return reply;
+    return { slot, reply };
+  }
+
+  /**
+   * Takes back a chunk the thread has not started: true when the calling thread now converts it (the
+   * thread will decline it), false when the thread has started it (its answer is then awaited).
+   * With `threads: 2` the thread keeps every chunk it was given: which chunks it converts then
+   * depends on when it answers, never on when it is scheduled.
+   */
+  takeBack(job: CsvChunkJob): boolean {
+    if (this.#threads === 2) return false;
+    return Atomics.compareExchange(this.#settings.claims, job.slot, UNCLAIMED, CALLER_CLAIMED) === UNCLAIMED;
   }
 
   #start(): void {

@@ -213,6 +213,23 @@ describe('threads: 2 gives what one thread gives', () => {
     });
   });
 
+  test("threads 'auto' on a 4.5 MB file (chunks the thread has not started are taken back): the same", async () => {
+    await withTempDir(async (directory) => {
+      const rows = Array.from({ length: 120_000 }, (_, index) =>
+        index % 50 === 0
+          ? `${index},0.25,"two\nlines, ${index}",1`
+          : `${index},${index / 4},東京 ${index % 89},2`,
+      );
+      const path = await writeTemp(directory, 'large.csv', `n,x,s,k\n${rows.join('\n')}\n`);
+      const one = await convert(path, { threads: 1 });
+      const auto = await convert(path, { threads: 'auto' });
+      expect(one.examples).toHaveLength(120_000);
+      const { threadChunks: _one, ...oneRest } = one;
+      const { threadChunks: _auto, ...autoRest } = auto;
+      expect(autoRest).toEqual(oneRest);
+    });
+  });
+
   test("a small file with threads 'auto' starts no thread", async () => {
     await withTempDir(async (directory) => {
       const path = await writeTemp(directory, 'small.csv', 'n,x,s,k\n1,2,a,3\n4,5,b,6\n7,8,c,9\n');
@@ -239,13 +256,18 @@ describe('threads: 2 gives what one thread gives', () => {
 
 describe('a thread that dies', () => {
   test('is a fatal INTERNAL TfpipeError naming the file and byte offset, never a hang', async () => {
-    // The real thread module, in a worker that exits on its third chunk.
+    // The real thread module, in a worker that exits in the middle of its third chunk (claimed, not answered).
     setCsvThreadStarter(
       (url, settings) =>
         new Worker(
-          `const { parentPort } = require('node:worker_threads');
+          `const { parentPort, workerData } = require('node:worker_threads');
            let chunks = 0;
-           parentPort.on('message', () => { if (++chunks === 3) process.exit(7); });
+           parentPort.on('message', (request) => {
+             if (++chunks === 3) {
+               Atomics.store(workerData.claims, request.slot, 1);
+               process.exit(7);
+             }
+           });
            import(${JSON.stringify(url.href)});`,
           { eval: true, workerData: settings },
         ),

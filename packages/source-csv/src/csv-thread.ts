@@ -8,6 +8,7 @@ import { RecordErrorPolicy } from '@tfpipe/core/plugin';
 import { CsvBytePath } from './csv-byte-path.js';
 import type { DetachedChunk } from './csv-byte-path.js';
 import { CsvRowEncoder } from './csv-row-encoder.js';
+import { THREAD_CLAIMED, UNCLAIMED } from './csv-thread-helper.js';
 import type { CsvChunkReply, CsvChunkRequest, CsvThreadSettings } from './csv-thread-helper.js';
 
 /** Bytes a TFRecord frame puts before a record (the room `EncodedExample`s keep for it). */
@@ -26,11 +27,14 @@ const path = new CsvBytePath(
 const EMPTY: DetachedChunk = { examples: [], complete: false, lines: 0, rows: 0, records: 0 };
 
 parentPort!.on('message', (request: CsvChunkRequest & { id: number }) => {
-  let chunk: DetachedChunk;
-  try {
-    chunk = path.convertDetached(request.bytes, request.file, request.byteOffset);
-  } catch {
-    chunk = EMPTY;
+  let chunk: DetachedChunk = EMPTY;
+  // The calling thread may have started the chunk itself meanwhile: then it is declined.
+  if (Atomics.compareExchange(settings.claims, request.slot, UNCLAIMED, THREAD_CLAIMED) === UNCLAIMED) {
+    try {
+      chunk = path.convertDetached(request.bytes, request.file, request.byteOffset);
+    } catch {
+      chunk = EMPTY;
+    }
   }
   const reply = chunk.complete
     ? pack(request.id, request.file, chunk)
