@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RequestThread } from '@tfpipe/core/internal';
 import type { ColumnPlan } from './column-plan.js';
@@ -121,13 +121,16 @@ export class CsvThreadHelper {
 
   /**
    * Whether the thread helps with the rest of this file: always for `threads: 2`; for `'auto'` when
-   * at least {@link THREAD_MIN_BYTES} are left and the machine has a second core. Starts the thread.
+   * at least {@link THREAD_MIN_BYTES} are left and a core is to spare (two or more cores, and the
+   * last minute's load average below their number less one): on a machine whose cores are all busy
+   * the thread's extra work only slows the run. Starts the thread.
    */
   wants(remainder: CsvRemainder): boolean {
     if (this.#unavailable) return false;
     if (this.#threads === 'auto') {
       const left = remainder.input.size - remainder.byteOffset;
-      if (left < THREAD_MIN_BYTES || availableParallelism() < 2) return false;
+      const cores = availableParallelism();
+      if (left < THREAD_MIN_BYTES || cores < 2 || loadavg()[0]! >= cores - 1) return false;
     }
     this.#start();
     return !this.#unavailable;
