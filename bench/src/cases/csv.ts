@@ -65,6 +65,23 @@ export async function writeCsv(path: string, rows: number): Promise<number> {
  * CSV → TFRecord the way `tfpipe convert` does it: `csvToExamples` (schema given) into `tfrecordSink`;
  * `byteParser: false` reads every record with the text parser (the baseline's) instead.
  */
+/** A side timing one whole `tfpipe convert` process of the 1x file into `output`, with `flags`. */
+function cliSide(label: string, output: string, flags: readonly string[]): SideDefinition {
+  return processSide({
+    label,
+    items: ROWS,
+    args: (context) => [
+      TFPIPE_BIN,
+      'convert',
+      join(context.dataDirectory, fileName(1)),
+      join(context.workDirectory, output),
+      '--quiet',
+      ...flags,
+    ],
+    output: (context) => join(context.workDirectory, output),
+  });
+}
+
 /** Where {@link convert} writes. */
 const outputOf = (context: SideContext, multiple: number): string =>
   join(context.workDirectory, `csv-${multiple}x.tfrecord`);
@@ -179,18 +196,16 @@ export const csvCase: BenchCase = {
           `batchSize ${BATCH}`,
         ),
     },
-    cli: processSide({
-      label: 'tfpipe convert data.csv out.tfrecord (the CLI process; kinds inferred)',
-      items: ROWS,
-      args: (context) => [
-        TFPIPE_BIN,
-        'convert',
-        join(context.dataDirectory, fileName(1)),
-        join(context.workDirectory, 'cli.tfrecord'),
-        '--quiet',
-      ],
-      output: (context) => join(context.workDirectory, 'cli.tfrecord'),
-    }),
+    cli: cliSide(
+      'tfpipe convert data.csv out.tfrecord (the CLI process; kinds inferred)',
+      'cli.tfrecord',
+      [],
+    ),
+    'cli-1': cliSide(
+      'tfpipe convert data.csv out.tfrecord --threads 1 (the CLI process, one thread for the CSV)',
+      'cli-1.tfrecord',
+      ['--threads', '1'],
+    ),
     papaparse: processSide({
       label: 'papaparse parse only (a node process)',
       items: ROWS,
@@ -210,6 +225,9 @@ export const csvCase: BenchCase = {
     { ours: 'ours-2x', baseline: 'parser' },
     // Issue 22's target for the CLI, end to end.
     { ours: 'cli', baseline: 'papaparse', target: 1.0 },
+    // The same on one thread: what the CSV thread adds, in the same run.
+    { ours: 'cli-1', baseline: 'papaparse' },
+    { ours: 'cli', baseline: 'cli-1' },
     { ours: 'ours-5x', baseline: 'parser' },
   ],
 };

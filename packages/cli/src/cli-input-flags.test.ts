@@ -55,6 +55,40 @@ describe('tfpipe convert refuses flags for another kind of input', () => {
   });
 });
 
+describe('tfpipe convert --threads', () => {
+  it('writes the same bytes on one thread and two (a CSV of ~1.6 MB, quoted newlines, CRLF, a BOM)', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, index) =>
+      index % 40 === 0
+        ? `${index},"São Paulo\r\nline ${index}",0.5`
+        : `${index},東京 ${index % 97},${index / 8}`,
+    );
+    const big = join(directory, 'threads.csv');
+    await writeFile(big, `\uFEFFid,city,x\r\n${rows.join('\r\n')}\r\n`);
+    const outputs: Buffer[] = [];
+    for (const threads of ['1', '2']) {
+      const out = join(directory, `threads-${threads}.tfrecord`);
+      const result = await tfpipe(['convert', big, out, '--quiet', '--threads', threads]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      outputs.push(await readFile(out));
+    }
+    expect(outputs[0]!.length).toBeGreaterThan(1_000_000);
+    expect(outputs[1]!.equals(outputs[0]!)).toBe(true);
+  });
+
+  it('refuses a count it does not know, and --threads on input other than CSV', async () => {
+    const bad = await tfpipe(['convert', csv, join(directory, 't3'), '--threads', '3']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'tfpipe convert: --threads: expected one of 1, 2, auto, got "3" [INVALID_OPTION]\n',
+    );
+    const other = await tfpipe(['convert', shard, join(directory, 't4'), '--threads', '2']);
+    expect(other.stderr).toBe(
+      `tfpipe convert: --threads applies to CSV input: ${shard} is read as TFRecord [INVALID_OPTION]\n`,
+    );
+  });
+});
+
 describe('CLI errors name flags, not option names', () => {
   it('a record over --max-record-bytes names the flag (count and convert)', async () => {
     for (const command of ['count', 'convert']) {

@@ -1,11 +1,14 @@
 import { isUtf8 } from 'node:buffer';
+import { TfpipeError } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
+import { EncodedExample } from '@tfpipe/core/internal';
 import type { Positioned, RecordErrorPolicy } from '@tfpipe/core/plugin';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRemainder } from './csv-record-reader.js';
 import type { CompleteColumn, CsvRowEncoder } from './csv-row-encoder.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
+import type { CsvChunkJob, CsvChunkReply, CsvThreadHelper } from './csv-thread-helper.js';
 import { CellValueError } from './csv-values.js';
 import { READ_CHUNK_BYTES } from './file-input.js';
 
@@ -24,7 +27,29 @@ const AS_TEXT = Symbol('as text');
 /** Exact powers of ten: a ≤ 15-digit integer times or over one of them rounds once (Clinger's fast path). */
 const POWERS = Array.from({ length: 23 }, (_, index) => 10 ** index);
 const text = new TextDecoder();
+/** Chunks read ahead of the one being converted when a thread helps: the ones it may take. */
+const LOOKAHEAD_CHUNKS = 4;
 
+/** A chunk read, waiting for its turn; `job` is the thread's conversion of it, if it took it. */
+interface QueuedChunk {
+  readonly bytes: Uint8Array;
+  readonly final: boolean;
+  /** Byte offset of its first byte in the file. */
+  readonly offset: number;
+  job: CsvChunkJob | undefined;
+}
+
+/** What {@link CsvBytePath.convertDetached} found in one chunk converted on its own. */
+export interface DetachedChunk {
+  readonly examples: Positioned<Example>[];
+  /** True when the chunk's last record ended at its last byte (nothing left open for the next chunk). */
+  readonly complete: boolean;
+  /** Lines and data rows the chunk's records took. */
+  readonly lines: number;
+  readonly rows: number;
+  /** Records converted from bytes (not by the text path). */
+  readonly records: number;
+}
 /** True when the byte path can parse with these options: RFC 4180 quoting, ASCII marks, no comments. */
 export function byteParsable(options: ResolvedCsvSourceOptions): boolean {
   const { delimiter, quote, escape, comment } = options;
@@ -64,6 +89,8 @@ export class CsvBytePath {
   readonly #cells: unknown[];
   /** Records converted from bytes (the text path's are not counted). */
   records = 0;
+  /** Chunks whose Examples a worker thread made (`threads`). */
+  threadChunks = 0;
   #bytes = 0;
   #file = '';
   #input: CsvRemainder['input'] | undefined;
@@ -78,6 +105,13 @@ export class CsvBytePath {
    * until a chunk ends on a record's end.
    */
   #text: { reader: CsvRecordReader; byteOffset: number; fed: number } | undefined;
+  /** Converts some chunks on a worker thread (set per file by {@link start}). */
+  #helper: CsvThreadHelper | undefined;
+  /** Chunks read and not yet converted, in file order (with a helper). */
+  #queue: QueuedChunk[] = [];
+  /** The file offset of the next chunk to read, and whether the final one is read. */
+  #readOffset = 0;
+  #readAll = false;
 
   /**
    * @param options - the reader's, with the delimiter settled ({@link byteParsable})
@@ -115,8 +149,15 @@ export class CsvBytePath {
     return !this.#done;
   }
 
-  /** Takes over the rest of a file. */
-  start(remainder: CsvRemainder): void {
+  /**
+   * Takes over the rest of a file.
+   * @param helper - a worker thread that may convert some of its chunks (if it wants this file)
+   */
+  start(remainder: CsvRemainder, helper?: CsvThreadHelper): void {
+    this.#helper = helper?.wants(remainder) === true ? helper : undefined;
+    this.#queue = [];
+    this.#readOffset = remainder.byteOffset;
+    this.#readAll = false;
     this.#file = remainder.file;
     this.#input = remainder.input;
     this.#carry = remainder.leftover;
@@ -132,9 +173,10 @@ export class CsvBytePath {
   async next(): Promise<Positioned<Example>[] | undefined> {
     try {
       while (!this.#done) {
-        const { bytes, final } = await this.#nextChunk();
-        if (final) this.#done = true;
-        const examples = this.#convert(bytes, final);
+        const chunk = await this.#take();
+        if (chunk.final) this.#done = true;
+        const examples =
+          chunk.job === undefined ? this.#convert(chunk.bytes, chunk.final) : await this.#adopt(chunk);
         if (examples.length > 0) return examples;
       }
       this.#input = undefined;
@@ -145,8 +187,105 @@ export class CsvBytePath {
     }
   }
 
+  /**
+   * The next chunk in file order. With a helper, up to {@link LOOKAHEAD_CHUNKS} are read ahead and
+   * the helper is given those after the first that it has room for (never the final one).
+   */
+  async #take(): Promise<QueuedChunk> {
+    const helper = this.#helper;
+    const queue = this.#queue;
+    const lookahead = helper === undefined ? 1 : LOOKAHEAD_CHUNKS;
+    while (queue.length < lookahead && !this.#readAll) {
+      const { bytes, final } = await this.#nextChunk();
+      queue.push({ bytes, final, offset: this.#readOffset, job: undefined });
+      this.#readOffset += bytes.length;
+      if (final) this.#readAll = true;
+    }
+    if (helper !== undefined) {
+      await helper.loaded();
+      for (let index = 1; index < queue.length; index++) {
+        const chunk = queue[index]!;
+        if (chunk.job !== undefined || chunk.final) continue;
+        const job = helper.convert(chunk.bytes, this.#file, chunk.offset);
+        if (job === undefined) break;
+        chunk.job = job;
+      }
+    }
+    const head = queue.shift()!;
+    // Its turn has come: if the thread has not started it, it is converted here, not waited for.
+    if (head.job !== undefined && helper?.takeBack(head.job) === true) head.job = undefined;
+    return head;
+  }
+
+  /**
+   * The thread's Examples of a chunk, positioned from where this file stands, when the thread could
+   * convert it exactly as this thread would: the chunk starts where a record starts here, and the
+   * thread found no record error and nothing left open at its end. Otherwise converted here.
+   * @throws TfpipeError `INTERNAL` when the thread failed or exited
+   */
+  async #adopt(chunk: QueuedChunk): Promise<Positioned<Example>[]> {
+    let reply: CsvChunkReply;
+    try {
+      reply = await chunk.job!.reply;
+    } catch (error) {
+      throw new TfpipeError('INTERNAL', 'the CSV thread failed', {
+        stage: 'csvToExamples',
+        fatal: true,
+        position: { file: this.#file, byteOffset: chunk.offset },
+        reason: error instanceof Error ? error.message : String(error),
+        cause: error,
+      });
+    }
+    if (!reply.complete || this.#text !== undefined || this.#offset !== chunk.offset) {
+      return this.#convert(chunk.bytes, chunk.final);
+    }
+    const { bytes, offsets, lengths, lines, rows } = reply;
+    const count = offsets.length;
+    const examples = new Array<Positioned<Example>>(count);
+    const file = this.#file;
+    // The thread counted lines from 1 and rows from 0 at the chunk's start.
+    const lineBase = this.#line - 1;
+    const rowBase = this.#row;
+    for (let index = 0; index < count; index++) {
+      examples[index] = new EncodedExample(bytes, offsets[index]!, lengths[index]!, true, {
+        file,
+        line: lineBase + lines[index]!,
+        row: rowBase + rows[index]!,
+      }) as unknown as Positioned<Example>;
+    }
+    this.#line += reply.lineCount;
+    this.#row += reply.rowCount;
+    this.#offset += chunk.bytes.length;
+    this.records += reply.records;
+    this.threadChunks++;
+    return examples;
+  }
+
+  /**
+   * Converts one chunk on its own, as if a record started at its first byte, on line 1 as row 0
+   * (positions are relative: the caller adds where the chunk stands), with byte offsets from
+   * `byteOffset`. For a worker thread: never a file's final chunk. Record errors go to the policy.
+   */
+  convertDetached(bytes: Uint8Array, file: string, byteOffset: number): DetachedChunk {
+    this.#file = file;
+    this.#line = 1;
+    this.#row = 0;
+    this.#offset = byteOffset;
+    this.#text = undefined;
+    const before = this.records;
+    const examples = this.#convert(bytes, false);
+    return {
+      examples,
+      complete: this.#text === undefined && this.#offset === byteOffset + bytes.length,
+      lines: this.#line - 1,
+      rows: this.#row,
+      records: this.records - before,
+    };
+  }
+
   /** Closes the file. */
   async close(): Promise<void> {
+    this.#queue = [];
     const input = this.#input;
     this.#input = undefined;
     this.#done = true;

@@ -7,6 +7,7 @@ import type { CellConverter } from './cell-converter.js';
 import { CsvBytePath, DEFAULT_CHUNK_BYTES, byteParsable } from './csv-byte-path.js';
 import { CsvRowEncoder, FEATURES_STAGE, completeColumns, csvValueError } from './csv-row-encoder.js';
 import { CsvRecordReader } from './csv-record-reader.js';
+import { CsvThreadHelper } from './csv-thread-helper.js';
 import { READ_CHUNK_BYTES } from './file-input.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
@@ -54,6 +55,19 @@ export interface CsvFeaturesOptions extends CsvSourceOptions {
    * most this. @default 262144 (256 KiB; reads of 64 KiB)
    */
   readonly chunkBytes?: number;
+  /**
+   * `csvToExamples` from files: threads that convert a file's records. With `2`, a worker thread
+   * converts some of the byte parser's chunks while the calling thread converts the others and hands
+   * every Example on in file order; a chunk the thread cannot take exactly as the calling thread would
+   * (a record running over its end, a record error, an encoding problem) is converted again on the
+   * calling thread, so the Examples, positions, errors and skipped records are the same as with `1`.
+   * `'auto'` uses the thread for files with at least 4 MiB left after the sample when a core is to
+   * spare (two or more cores, and the last minute's load average below their number less one).
+   * Streams and FIFOs always use the calling thread. A thread that fails while it converts a chunk
+   * is a fatal `INTERNAL` error; chunks it had not started are converted on the calling thread.
+   * @default 'auto'
+   */
+  readonly threads?: 1 | 2 | 'auto';
 }
 
 /** A row of features: feature name → `Feature`, empty cells left out (or as `missing` says); position attached. */
@@ -194,6 +208,8 @@ class FeatureEngine {
   readonly #chunkBytes: number;
   /** Converts the rest of files from their bytes (`'examples'` mode). */
   #bytePath: CsvBytePath | undefined;
+  /** Converts some of the byte path's chunks on a worker thread, when `threads` allows. */
+  #helper: CsvThreadHelper | undefined;
   /** Counts the rows handed to the consumer. */
   counted: { readonly records: number } = { records: 0 };
 
@@ -336,6 +352,11 @@ class FeatureEngine {
             this.#chunkBytes,
             this.#policy,
           );
+          const threads = this.#options.threads ?? 'auto';
+          if (threads !== 1) {
+            const settings = { options, plan: inference.plan, schema, chunkBytes: this.#chunkBytes };
+            this.#helper = new CsvThreadHelper(settings, threads);
+          }
         }
       }
     }
@@ -365,7 +386,11 @@ class FeatureEngine {
         let records: CsvRecord[] | undefined = this.#buffered;
         this.#buffered = [];
         if (records.length === 0) records = await this.#nextRecords();
-        if (records === undefined) return undefined;
+        if (records === undefined) {
+          // The last file is done: no thread waits idle for another.
+          await this.#helper?.stop();
+          return undefined;
+        }
         const out: Out[] = [];
         for (const record of records) {
           const converted = convert(record);
@@ -375,6 +400,7 @@ class FeatureEngine {
       }
     } catch (error) {
       await this.#bytePath?.close();
+      await this.#helper?.stop();
       throw error;
     }
   }
@@ -384,7 +410,7 @@ class FeatureEngine {
     const bytePath = this.#bytePath;
     if (bytePath === undefined) return this.#reader.next();
     const batch = await this.#reader.nextWithHandOff();
-    if (batch?.remainder !== undefined) bytePath.start(batch.remainder);
+    if (batch?.remainder !== undefined) bytePath.start(batch.remainder, this.#helper);
     return batch?.records;
   }
 
@@ -415,6 +441,7 @@ class FeatureEngine {
 
   async cancel(): Promise<void> {
     await this.#bytePath?.close();
+    await this.#helper?.stop();
     await this.#reader.cancel();
   }
 
@@ -425,6 +452,9 @@ class FeatureEngine {
         : { schema: this.#schema, vocabularies: (this.#vocabularies ??= vocabulariesOf(this.#schema)) }),
       inferredFromRows: this.#sampled,
       ...(this.#bytePath === undefined ? {} : { byteParsedRecords: this.#bytePath.records }),
+      ...(this.#bytePath === undefined || this.#bytePath.threadChunks === 0
+        ? {}
+        : { threadChunks: this.#bytePath.threadChunks }),
       ...(this.#options.label === undefined ? {} : { label: this.#options.label }),
     });
     // The byte path reads the rest of files the reader handed over.

@@ -95,6 +95,11 @@ function featuresShape() {
   };
 }
 
+/** `threads`: 1, 2 or 'auto'. */
+function threads() {
+  return z.union([z.literal(1), z.literal(2), z.literal('auto')], { error: 'expected 1, 2 or "auto"' });
+}
+
 /** The rules between keys: one input, a delimiter other than the quote, each header name once. */
 function rulesBetweenKeys(value: Record<string, unknown>): OptionRuleIssue[] {
   const issues: OptionRuleIssue[] = [];
@@ -134,10 +139,11 @@ function buildFeaturesSchema() {
     ...featuresShape(),
     byteParser: flag(),
     chunkBytes: positiveInteger(),
+    threads: threads(),
   });
 }
 function buildPluginSchema() {
-  return csvObject({ ...sharedShape(), ...featuresShape(), schemaFile: name() });
+  return csvObject({ ...sharedShape(), ...featuresShape(), schemaFile: name(), threads: threads() });
 }
 
 /** The schema of `csvSource`'s options, built on first use (zod's construction cost is paid once). */

@@ -14,6 +14,7 @@ const FLAG_KINDS: Readonly<Record<SourceFlag, readonly InputKind[]>> = {
   'infer-rows': ['csv'],
   delimiter: ['csv'],
   'max-record-length': ['csv'],
+  threads: ['csv'],
   columns: ['parquet'],
   resize: ['images'],
   fit: ['images'],

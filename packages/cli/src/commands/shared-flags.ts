@@ -31,6 +31,7 @@ export const SOURCE_FLAGS = {
   'infer-rows': { type: 'string' },
   delimiter: { type: 'string' },
   'max-record-length': { type: 'string' },
+  threads: { type: 'string' },
   resize: { type: 'string' },
   fit: { type: 'string' },
   format: { type: 'string' },
@@ -49,7 +50,9 @@ another kind of input is refused):
   TFRecord files        re-shard, recompress or merge (payloads are copied, not re-encoded);
                         --sequence, --max-record-bytes SIZE (default 256M)
   .csv / .tsv           --label COLUMN (string labels become ids), --schema FILE, --infer-rows N|all,
-                        --delimiter C, --max-record-length N (characters per record, default 64Mi)
+                        --delimiter C, --max-record-length N (characters per record, default 64Mi),
+                        --threads 1|2|auto (2: a worker thread parses and encodes the file's rest;
+                        default auto: for files of 4 MiB and more when a core is to spare)
   .parquet / a folder   --columns a,b,c
   an image folder       class folders root/<class>/<file>; --coco FILE or --voc DIR for detection sets;
                         --resize WxH, --fit cover|contain|fill|inside, --format jpeg|png|webp,

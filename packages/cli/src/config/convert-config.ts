@@ -117,6 +117,8 @@ export async function convertConfig(
         options.inferRows = inferText === 'all' ? 'all' : (integerFlag(values, 'infer-rows', 0) ?? 1000);
       const maxRecordLength = integerFlag(values, 'max-record-length');
       if (maxRecordLength !== undefined) options.maxRecordLength = maxRecordLength;
+      const threads = choiceFlag(values, 'threads', ['1', '2', 'auto'] as const);
+      if (threads !== undefined) options.threads = threads === 'auto' ? 'auto' : Number(threads);
       const label = stringFlag(values, 'label');
       if (label !== undefined) options.label = label;
       if (delimiter !== undefined)

@@ -1,0 +1,289 @@
+import { Worker } from 'node:worker_threads';
+import fc from 'fast-check';
+import { ENCODED } from '@tfpipe/core/internal';
+import { TfpipeError, positionOf, reportOf } from '@tfpipe/core';
+import type { Example } from '@tfpipe/core';
+import { afterEach, describe, expect, test } from 'vitest';
+import { withTempDir, writeTemp } from './__fixtures__/test-support.js';
+import { csvToExamples } from './csv-features.js';
+import type { CsvFeaturesOptions } from './csv-features.js';
+import { setCsvThreadStarter } from './csv-thread-helper.js';
+
+// The thread runs the package's built module (dist/csv-thread.js): the package's tests build first.
+const SEED = Number(process.env.RELIABILITY_SEED ?? 23);
+const RUNS = process.env.RELIABILITY_FULL === '1' ? 600 : 60;
+
+const SCHEMA = { n: 'int64', x: 'float', s: 'bytes', k: 'int64' } as const;
+
+/** Everything a conversion gave, in order: Examples (bytes and position), skipped errors, the failure, the report. */
+interface Outcome {
+  readonly examples: string[];
+  readonly skipped: unknown[];
+  readonly failure: unknown;
+  readonly records: number;
+  readonly bytes: number | undefined;
+  readonly byteParsed: number;
+  readonly threadChunks: number;
+}
+
+function describeError(error: TfpipeError): unknown {
+  return { code: error.code, message: error.message, position: error.position, fatal: error.fatal };
+}
+
+async function convert(path: string, options: Partial<CsvFeaturesOptions>): Promise<Outcome> {
+  const onSkip: unknown[] = [];
+  const stream = csvToExamples({
+    path,
+    schema: SCHEMA,
+    delimiter: ',',
+    onError: 'skip',
+    onSkip: (error) => onSkip.push(describeError(error)),
+    ...options,
+  });
+  const examples: string[] = [];
+  let failure: unknown;
+  try {
+    for await (const example of stream as ReadableStream<Example>) {
+      const bytes = (example as { [ENCODED]?: Uint8Array })[ENCODED]!;
+      const { file, line, row } = positionOf(example)!;
+      expect(file).toBe(path);
+      examples.push(`${line}:${row}:${Buffer.from(bytes).toString('hex')}`);
+    }
+  } catch (error) {
+    if (!TfpipeError.is(error)) throw error;
+    failure = describeError(error);
+  }
+  const report = reportOf(stream)!;
+  const details = report.details as { byteParsedRecords?: number; threadChunks?: number };
+  // The report keeps the first skipped errors; `onSkip` saw each, in the order they were met.
+  expect((report.skippedErrors ?? []).map((error) => describeError(error))).toEqual(
+    onSkip.slice(0, report.skippedErrors?.length ?? 0),
+  );
+  return {
+    examples,
+    skipped: onSkip,
+    failure,
+    records: report.records ?? 0,
+    bytes: report.bytes,
+    byteParsed: details.byteParsedRecords ?? 0,
+    threadChunks: details.threadChunks ?? 0,
+  };
+}
+
+/** Converts on one thread and with the worker thread; everything but the thread's share must agree. */
+async function expectSameOnTwoThreads(
+  path: string,
+  options: Partial<CsvFeaturesOptions>,
+): Promise<{ one: Outcome; two: Outcome }> {
+  const one = await convert(path, { ...options, threads: 1 });
+  const two = await convert(path, { ...options, threads: 2 });
+  expect(one.threadChunks).toBe(0);
+  // Bytes read differ once a run fails: with a thread, chunks are read ahead.
+  const { threadChunks: _one, bytes: oneBytes, ...oneRest } = one;
+  const { threadChunks: _two, bytes: twoBytes, ...twoRest } = two;
+  expect(twoRest).toEqual(oneRest);
+  if (one.failure === undefined) expect(twoBytes).toBe(oneBytes);
+  return { one, two };
+}
+
+afterEach(() => setCsvThreadStarter(undefined));
+
+describe('threads: 2 gives what one thread gives', () => {
+  test('BOM, CRLF, quoted newlines, empty lines and multi-byte UTF-8 across every chunk boundary', async () => {
+    await withTempDir(async (directory) => {
+      const rows: string[] = [];
+      for (let index = 0; index < 240; index++) {
+        const text =
+          index % 7 === 0
+            ? `"line one\r\nline ""two"", 東京 ${index}"`
+            : index % 5 === 0
+              ? `São Paulo 😀 ${index}`
+              : `"Zürich, ${index}"`;
+        rows.push(`${index - 120},${(index * 0.37).toFixed(2)},${text},${index % 3}`);
+        if (index % 11 === 0) rows.push('');
+        if (index % 13 === 0) rows.push('\r');
+      }
+      const content = `\uFEFFn,x,s,k\r\n${rows.join('\r\n')}\r\n`;
+      const path = await writeTemp(directory, 'mixed.csv', content);
+      let threadChunks = 0;
+      // Chunk sizes that put the cuts at every kind of place: inside 東京 and 😀, inside quoted CRLFs.
+      for (let size = 40; size <= 400; size += 9) {
+        const { one, two } = await expectSameOnTwoThreads(path, { chunkBytes: size });
+        expect(one.examples).toHaveLength(240);
+        expect(one.failure).toBeUndefined();
+        threadChunks += two.threadChunks;
+      }
+      // The comparison would hold trivially if the thread converted nothing.
+      expect(threadChunks).toBeGreaterThan(100);
+    });
+  });
+
+  test(`random CSV, chunk sizes 16–200: same Examples, positions, skipped errors and failures (${RUNS} cases, seed ${SEED})`, async () => {
+    const int = fc.constantFrom(
+      '12',
+      '-7',
+      '+3',
+      '007',
+      '123456789012345',
+      '"42"',
+      '',
+      'ten',
+      '9007199254740993',
+    );
+    const float = fc.constantFrom('1.5', '-0.0', '.5', '1e5', '2.5E-3', '"7.25"', '', 'inf', 'x');
+    const text = fc.constantFrom(
+      'abc',
+      'São Paulo',
+      '東京',
+      '😀',
+      '"a, b"',
+      '"say ""hi"""',
+      '"two\nlines"',
+      '',
+      '"ab"c',
+    );
+    const row = fc.oneof(
+      { weight: 20, arbitrary: fc.tuple(int, float, text, int).map((cells) => cells.join(',')) },
+      { weight: 1, arbitrary: fc.constant('1,2,3') },
+      { weight: 1, arbitrary: fc.constant('') },
+      { weight: 1, arbitrary: fc.constant('1,2,"open,3') },
+    );
+    await withTempDir(async (directory) => {
+      let threadChunks = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(row, { minLength: 30, maxLength: 120 }),
+          fc.constantFrom('\n', '\r\n'),
+          fc.boolean(),
+          fc.integer({ min: 16, max: 200 }),
+          fc.constantFrom('skip', 'fail'),
+          async (rows, newline, bom, size, onError) => {
+            const content = `${bom ? '\uFEFF' : ''}n,x,s,k${newline}${rows.join(newline)}${newline}`;
+            const path = await writeTemp(directory, 'random.csv', content);
+            threadChunks += (await expectSameOnTwoThreads(path, { chunkBytes: size, onError })).two
+              .threadChunks;
+          },
+        ),
+        { seed: SEED, numRuns: RUNS },
+      );
+      expect(threadChunks).toBeGreaterThan(RUNS / 2);
+    });
+  }, 120_000);
+
+  test('errors in chunks the thread was given: the same error, position and skipped records', async () => {
+    await withTempDir(async (directory) => {
+      const good = (from: number) =>
+        Array.from({ length: 300 }, (_, index) => `${from + index},1.5,ok,1`).join('\n');
+      const cases = {
+        value: `n,x,s,k\n${good(0)}\nten,2,s,3\n${good(300)}\n1,x,s,1\n${good(600)}\n`,
+        ragged: `n,x,s,k\n${good(0)}\n1,2,3\n${good(300)}\n`,
+        quote: `n,x,s,k\n${good(0)}\n1,2,"open,3\n${good(300)}\n`,
+      };
+      for (const [name, content] of Object.entries(cases)) {
+        const path = await writeTemp(directory, `${name}.csv`, content);
+        for (const onError of ['skip', 'fail'] as const) {
+          const { one, two } = await expectSameOnTwoThreads(path, { chunkBytes: 256, onError });
+          expect(two.threadChunks).toBeGreaterThan(0);
+          if (onError === 'fail') expect(one.failure).toMatchObject({ position: { file: path } });
+          else if (name === 'value') expect(one.skipped).toHaveLength(2);
+        }
+      }
+      const fail = await convert(await writeTemp(directory, 'late.csv', cases.value), {
+        chunkBytes: 256,
+        onError: 'fail',
+        threads: 2,
+      });
+      expect(fail.failure).toMatchObject({ code: 'CSV_VALUE', position: { line: 302, row: 300 } });
+    });
+  });
+
+  test('invalid UTF-8 deep in the file: the same CSV_ENCODING error and byte offset', async () => {
+    await withTempDir(async (directory) => {
+      const good = Array.from({ length: 400 }, (_, index) => `${index},1.5,ok,1`).join('\n');
+      const head = Buffer.from(`n,x,s,k\n${good}\n7,2.5,bad`);
+      const path = await writeTemp(
+        directory,
+        'utf8.csv',
+        new Uint8Array([...head, 0xff, ...Buffer.from(`,1\n${good}\n`)]),
+      );
+      for (const onError of ['skip', 'fail'] as const) {
+        const { one } = await expectSameOnTwoThreads(path, { chunkBytes: 200, onError });
+        expect(one.failure).toMatchObject({ code: 'CSV_ENCODING', position: { line: 402 } });
+      }
+    });
+  });
+
+  test("threads 'auto' on a 4.5 MB file (chunks the thread has not started are taken back): the same", async () => {
+    await withTempDir(async (directory) => {
+      const rows = Array.from({ length: 120_000 }, (_, index) =>
+        index % 50 === 0
+          ? `${index},0.25,"two\nlines, ${index}",1`
+          : `${index},${index / 4},東京 ${index % 89},2`,
+      );
+      const path = await writeTemp(directory, 'large.csv', `n,x,s,k\n${rows.join('\n')}\n`);
+      const one = await convert(path, { threads: 1 });
+      const auto = await convert(path, { threads: 'auto' });
+      expect(one.examples).toHaveLength(120_000);
+      const { threadChunks: _one, ...oneRest } = one;
+      const { threadChunks: _auto, ...autoRest } = auto;
+      expect(autoRest).toEqual(oneRest);
+    });
+  });
+
+  test("a small file with threads 'auto' starts no thread", async () => {
+    await withTempDir(async (directory) => {
+      const path = await writeTemp(directory, 'small.csv', 'n,x,s,k\n1,2,a,3\n4,5,b,6\n7,8,c,9\n');
+      const outcome = await convert(path, { chunkBytes: 16 });
+      expect(outcome.examples).toHaveLength(3);
+      expect(outcome.threadChunks).toBe(0);
+    });
+  });
+
+  test('a stream is converted on the calling thread, as before', async () => {
+    const content = `n,x,s,k\n${Array.from({ length: 300 }, (_, index) => `${index},1.5,ok,1`).join('\n')}\n`;
+    const stream = csvToExamples({
+      stream: new Blob([content]).stream(),
+      schema: SCHEMA,
+      threads: 2,
+      chunkBytes: 64,
+    });
+    let count = 0;
+    for await (const _ of stream as ReadableStream<Example>) count++;
+    expect(count).toBe(300);
+    expect((reportOf(stream)!.details as { threadChunks?: number }).threadChunks).toBeUndefined();
+  });
+});
+
+describe('a thread that dies', () => {
+  test('is a fatal INTERNAL TfpipeError naming the file and byte offset, never a hang', async () => {
+    // The real thread module, in a worker that exits in the middle of its third chunk (claimed, not answered).
+    setCsvThreadStarter(
+      (url, settings) =>
+        new Worker(
+          `const { parentPort, workerData } = require('node:worker_threads');
+           let chunks = 0;
+           parentPort.on('message', (request) => {
+             if (++chunks === 3) {
+               Atomics.store(workerData.claims, request.slot, 1);
+               process.exit(7);
+             }
+           });
+           import(${JSON.stringify(url.href)});`,
+          { eval: true, workerData: settings },
+        ),
+    );
+    await withTempDir(async (directory) => {
+      const content = `n,x,s,k\n${Array.from({ length: 2000 }, (_, index) => `${index},1.5,ok,1`).join('\n')}\n`;
+      const path = await writeTemp(directory, 'crash.csv', content);
+      const outcome = await convert(path, { chunkBytes: 256, threads: 2, onError: 'fail' });
+      expect(outcome.failure).toMatchObject({
+        code: 'INTERNAL',
+        fatal: true,
+        position: { file: path, byteOffset: expect.any(Number) },
+      });
+      expect((outcome.failure as { message: string }).message).toMatch(
+        /CSV thread failed.*exited \(code 7\)/,
+      );
+    });
+  });
+});
