@@ -1,3 +1,3 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'viewer', testTimeout: 60_000, hookTimeout: 60_000 } });
+export default defineProject({ test: { name: 'viewer', testTimeout: 120_000, hookTimeout: 120_000 } });

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'core', include: ['src/**/*.test.ts'], testTimeout: 120_000 } },
+      { test: { name: 'core', include: ['src/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
       {
         test: {
           name: 'core-edge',
@@ -15,6 +15,7 @@ export default defineConfig({
           // web-standard (no-restricted-imports / no-restricted-globals in eslint.config.js).
           exclude: ['src/**/*.node.test.ts', 'src/**/*.hostile.test.ts', 'src/**/*.property.test.ts'],
           testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

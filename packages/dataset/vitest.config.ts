@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'dataset', include: ['src/**/*.test.ts'], testTimeout: 120_000 } },
+      {
+        test: { name: 'dataset', include: ['src/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
+      },
       {
         test: {
           name: 'dataset-edge',
@@ -15,6 +17,7 @@ export default defineConfig({
           // web-standard (no-restricted-imports / no-restricted-globals in eslint.config.js).
           exclude: ['src/**/*.node.test.ts', 'src/**/*.hostile.test.ts', 'src/**/*.property.test.ts'],
           testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
     ],

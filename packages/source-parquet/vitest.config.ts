@@ -4,5 +4,6 @@ export default defineProject({
   test: {
     name: 'source-parquet',
     testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });
