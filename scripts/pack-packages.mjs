@@ -1,7 +1,7 @@
 // Packs every publishable package under packages/ with `pnpm pack`, which rewrites `workspace:^`
 // ranges to real versions: the tarballs are exactly what `changeset publish` would upload.
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -21,8 +21,22 @@ export function publishablePackages() {
     .map(({ directory, manifest }) => ({ name: manifest.name, directory }));
 }
 
-/** Packs them all into `destination`; returns `{ name, directory, tarball }` per package. */
+/**
+ * Packs them all into `destination`; returns `{ name, directory, tarball }` per package. When
+ * TFPIPE_PACKED names a folder (scripts/package-checks.mjs sets it), they are packed into it once and
+ * later calls in the same run reuse those tarballs (the sources do not change between the checks).
+ */
 export function packPackages(destination) {
+  const shared = process.env.TFPIPE_PACKED;
+  if (shared === undefined || shared === '') return packInto(destination);
+  const list = path.join(shared, 'packed.json');
+  if (existsSync(list)) return JSON.parse(readFileSync(list, 'utf8'));
+  const packed = packInto(shared);
+  writeFileSync(list, JSON.stringify(packed));
+  return packed;
+}
+
+function packInto(destination) {
   return publishablePackages().map((pkg) => {
     const output = execFileSync('pnpm', ['pack', '--pack-destination', destination], {
       cwd: pkg.directory,

@@ -13,7 +13,7 @@ import {
   tensorflowSpec,
   daliSpec,
 } from '@tfpipe/core';
-import { typescriptSpec } from './stats/dataset-profile.js';
+import { specTypeScriptFromStats } from '@tfpipe/dataset';
 import { readTfrecordStream, iterate } from '@tfpipe/sink-tfrecord/web';
 import { tfrecordSink } from '@tfpipe/sink-tfrecord';
 import type { Page } from 'playwright-core';
@@ -221,13 +221,13 @@ describe.skipIf(executablePath === undefined)('tfpipe view: exploring in Chromiu
       tensorflowSpec(stats, { files: ['explore.tfrecord'], compression: 'none' }),
     );
     expect(await spec('dali')).toBe(daliSpec(stats, { files: ['explore.tfrecord'] }));
-    expect(await spec('typescript')).toBe(typescriptSpec(stats));
+    expect(await spec('typescript')).toBe(specTypeScriptFromStats(stats));
     await page
       .context()
       .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
     await page.click('.copy-spec');
     await page.waitForSelector('.copy-spec:text("Copied")');
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(typescriptSpec(stats));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(specTypeScriptFromStats(stats));
     await page.screenshot({ path: new URL('stats-light.png', SCREENSHOTS).pathname });
     await page.click('#theme-toggle');
     await page.screenshot({ path: new URL('stats-dark.png', SCREENSHOTS).pathname });

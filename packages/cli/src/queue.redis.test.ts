@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisMissing, startRedis, type RedisServer } from '../../../test-support/redis-server.js';
 import { childExit } from '../../../test-support/child-exit.js';
 import { expectPlannedOutput } from './__fixtures__/planned-output.js';
-import { BIN, type CliResult } from './__fixtures__/run-cli.js';
+import { BIN, tfpipe as tfpipeInProcess, type CliResult } from './__fixtures__/run-cli.js';
 
 const missing = redisMissing();
 if (missing !== undefined && process.env.CI === 'true')
@@ -21,13 +21,12 @@ const SHARDS = 8;
 let redis: RedisServer;
 let directory: string;
 
+/**
+ * `tfpipe …` in the test's folder, in this process: the commands around the workers (plan, queue,
+ * status, run) need no process of their own; the workers, which are killed, run the built binary.
+ */
 function tfpipe(args: readonly string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { cwd: directory }, (error, stdout, stderr) => {
-      const failed = error as (Error & { code?: number }) | null;
-      resolve({ code: typeof failed?.code === 'number' ? failed.code : failed ? 1 : 0, stdout, stderr });
-    });
-  });
+  return tfpipeInProcess(args, { cwd: directory });
 }
 
 function worker(env: Record<string, string> = {}): ChildProcess {

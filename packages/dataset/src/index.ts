@@ -77,7 +77,7 @@ export type {
   RaggedPartitionJson,
   ParsedSpecJson,
 } from './spec/spec-json.js';
-export { specFromStats, specTypeScript } from './spec/spec-from-stats.js';
+export { specFromStats, specTypeScript, specTypeScriptFromStats } from './spec/spec-from-stats.js';
 export type { GeneratedSpec, SpecTypeScriptOptions } from './spec/spec-from-stats.js';
 // Images
 export { decodeImage, decodeImages } from './image/decode-image-web.js';

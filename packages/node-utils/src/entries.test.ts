@@ -31,13 +31,17 @@ describe('the entries of @tfpipe/node-utils', () => {
     expect(await exportSurface(packageDirectory, './options', options)).toMatchInlineSnapshot(`
       [
         "OptionRuleIssue: type",
+        "namedOnce: function",
+        "optionErrorPolicy: function",
         "optionFlag: function",
         "optionFunction: function",
         "optionName: function",
         "optionNames: function",
         "optionOneOf: function",
+        "optionPaths: function",
         "optionWholeNumber: function",
         "optionsObject: function",
+        "repeatedItem: function",
         "z: object",
       ]
     `);

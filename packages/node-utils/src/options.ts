@@ -20,6 +20,11 @@ export function optionNames(what: string) {
   return z.array(optionName(), { error: `expected a list of ${what}` });
 }
 
+/** A list of at least one path or glob: `expected at least one path`. */
+export function optionPaths() {
+  return optionNames('paths').min(1, { error: 'expected at least one path' });
+}
+
 /** `true` or `false`. */
 export function optionFlag() {
   return z.boolean({ error: 'expected true or false' });
@@ -47,6 +52,34 @@ export function optionOneOf<const T extends readonly [string, ...string[]]>(valu
 /** A function (a callback only code can give). */
 export function optionFunction<T extends (...args: never[]) => unknown>() {
   return z.custom<T>((value) => typeof value === 'function', { error: 'expected a function' });
+}
+
+/**
+ * The record-error policy every source and sink takes from code: `onError` (`"fail"` or `"skip"`)
+ * and the `onSkip` callback that receives each skipped record's error.
+ */
+export function optionErrorPolicy<E>() {
+  return {
+    onError: optionOneOf(['fail', 'skip']),
+    onSkip: optionFunction<(error: E) => void>(),
+  };
+}
+
+/** The first item of `items` that is there twice, or undefined. */
+export function repeatedItem<T>(items: readonly T[]): T | undefined {
+  const index = items.findIndex((item, at) => items.indexOf(item) !== at);
+  return index < 0 ? undefined : items[index];
+}
+
+/**
+ * The issue at `key` for a list option that holds an item twice (`expected each name once, "a" is
+ * there twice`), or none.
+ * @param what - what one item is called in the message. @default 'name'
+ */
+export function namedOnce(items: unknown, key: string, what = 'name'): OptionRuleIssue[] {
+  const twice: unknown = Array.isArray(items) ? repeatedItem(items as unknown[]) : undefined;
+  if (twice === undefined) return [];
+  return [{ path: [key], message: `expected each ${what} once, ${JSON.stringify(twice)} is there twice` }];
 }
 
 /** A problem that involves several keys, at `path` (a key) or at the options themselves. */

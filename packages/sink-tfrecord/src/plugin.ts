@@ -1,7 +1,8 @@
 import { attachReport, defineSinkPlugin, defineSourcePlugin, optionsSchema } from '@tfpipe/core/plugin';
 import { mapRows, reportOf, TfpipeError, type StageReport } from '@tfpipe/core';
-import { z } from '@tfpipe/node-utils/options';
+import type { z } from '@tfpipe/node-utils/options';
 import { SINK_OPTIONS_STAGE, sinkPluginSchema } from './sink-options-schema.js';
+import { SOURCE_OPTIONS_STAGE, sourcePluginSchema } from './source-options-schema.js';
 import { tfrecordSink } from './tfrecord-sink.js';
 import { tfrecordSource } from './tfrecord-source.js';
 
@@ -9,11 +10,6 @@ import { tfrecordSource } from './tfrecord-source.js';
 function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as never;
 }
-
-const positiveInteger = z
-  .int({ error: 'expected a positive integer' })
-  .min(1, { error: 'expected a positive integer' });
-const name = z.string({ error: 'expected a string' }).min(1, { error: 'expected a non-empty string' });
 
 /**
  * The options of the `tfrecordSink` plugin in a pipeline file: `tfrecordSink`'s options but
@@ -71,20 +67,14 @@ export const plugin = defineSinkPlugin<TfrecordSinkPluginOptions>({
   },
 });
 
-/** The options of the TFRecord source plugin in a config file. */
-export const tfrecordSourceOptionsSchema = z.strictObject({
-  paths: z.union([name, z.array(name).min(1)], { error: 'expected a path or glob, or a list of them' }),
-  compression: z
-    .enum(['auto', 'none', 'gzip', 'zlib'], { error: 'expected "auto", "none", "gzip" or "zlib"' })
-    .optional(),
-  maxRecordBytes: positiveInteger.optional(),
-  payloadType: z
-    .enum(['Example', 'SequenceExample'], { error: 'expected "Example" or "SequenceExample"' })
-    .optional(),
-});
+/**
+ * The options of the TFRecord source plugin in a config file: `tfrecordSource`'s options but
+ * tuning and callbacks, plus `payloadType`. The same definitions check `tfrecordSource` in code.
+ */
+export const tfrecordSourceOptionsSchema = optionsSchema(SOURCE_OPTIONS_STAGE, sourcePluginSchema);
 
 /** Checked options of the source plugin. */
-export type TfrecordSourcePluginOptions = z.infer<typeof tfrecordSourceOptionsSchema>;
+export type TfrecordSourcePluginOptions = z.output<ReturnType<typeof sourcePluginSchema>>;
 
 /**
  * TFRecord files as a config-file source: `{ "plugin": "@tfpipe/sink-tfrecord", "options":

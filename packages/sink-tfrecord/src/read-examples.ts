@@ -64,7 +64,8 @@ export async function* readExamples(
     options.maxDecodedBytes === undefined ? {} : { maxDecodedBytes: options.maxDecodedBytes },
   );
   const policy = new RecordErrorPolicy(options);
-  for await (const record of iterate(tfrecordSource({ ...options, paths: files }))) {
+  const { payloadType: _payloadType, maxDecodedBytes: _maxDecodedBytes, ...readOptions } = options;
+  for await (const record of iterate(tfrecordSource({ ...readOptions, paths: files }))) {
     let value: Example | SequenceExample;
     try {
       value = decode(record.data, record);

@@ -2,6 +2,7 @@ import type { PayloadType, TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
 import type { DeferredOutput, OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
 import {
+  optionErrorPolicy,
   optionFlag,
   optionFunction,
   optionName,
@@ -19,43 +20,37 @@ export const SINK_OPTIONS_STAGE = 'tfrecordSink';
 /** The smallest write buffer, in bytes. */
 const MIN_BUFFER_BYTES = 64 * 1024;
 
-const name = optionName;
-const flag = optionFlag;
-const wholeNumber = optionWholeNumber;
-const oneOf = optionOneOf;
-
 /** The options a pipeline file can give too: everything but callbacks and what the run decides. */
 function sharedShape() {
   return {
-    path: name(),
-    directory: name(),
-    prefix: name().refine((value) => !value.includes('/') && !value.startsWith('.'), {
+    path: optionName(),
+    directory: optionName(),
+    prefix: optionName().refine((value) => !value.includes('/') && !value.startsWith('.'), {
       error: "expected a plain file name start (no '/', not hidden)",
     }),
-    maxRecords: wholeNumber(1),
-    maxBytes: wholeNumber(1),
-    shards: wholeNumber(1),
+    maxRecords: optionWholeNumber(1),
+    maxBytes: optionWholeNumber(1),
+    shards: optionWholeNumber(1),
     suffix: z
       .string({ error: 'expected a file name suffix' })
       .refine((value) => !value.includes('/'), { error: "expected a file name suffix (no '/')" }),
-    compression: oneOf(['none', 'gzip', 'zlib']),
-    level: wholeNumber(0, 9),
-    overwrite: flag(),
-    index: flag(),
-    manifest: flag(),
-    bufferBytes: wholeNumber(MIN_BUFFER_BYTES),
-    fsync: flag(),
-    crcThread: flag(),
+    compression: optionOneOf(['none', 'gzip', 'zlib']),
+    level: optionWholeNumber(0, 9),
+    overwrite: optionFlag(),
+    index: optionFlag(),
+    manifest: optionFlag(),
+    bufferBytes: optionWholeNumber(MIN_BUFFER_BYTES),
+    fsync: optionFlag(),
+    crcThread: optionFlag(),
   };
 }
 
 /** Options only code can give (callbacks, and what a pipeline run decides itself). */
 function codeShape() {
   return {
-    payloadType: oneOf(['Example', 'SequenceExample']) as z.ZodType<PayloadType>,
+    payloadType: optionOneOf(['Example', 'SequenceExample']) as z.ZodType<PayloadType>,
     deferOutput: optionFunction<(output: DeferredOutput) => void>(),
-    onError: oneOf(['fail', 'skip']),
-    onSkip: optionFunction<(error: TfpipeError) => void>(),
+    ...optionErrorPolicy<TfpipeError>(),
   };
 }
 

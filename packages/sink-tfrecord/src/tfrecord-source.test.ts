@@ -209,10 +209,23 @@ describe('tfrecordSource on files TensorFlow and TFX wrote', () => {
     const glob = await rejectionOf(collect(tfrecordSource({ paths: join(directory, '*.tfrecord') })));
     expect(glob.code).toBe('INPUT_NOT_FOUND');
     expect(() => tfrecordSource({ paths: [] as never })).not.toThrow();
-    expect(() => tfrecordSource({ paths: '' })).toThrow(/paths must be/);
-    expect(() => tfrecordSource({ paths: 'x', compression: 'lz4' as never })).toThrow(
-      /compression must be one of/,
+    expect(() => tfrecordSource({ paths: '' })).toThrow(
+      /^tfrecordSource option paths: expected a non-empty string, got ""$/,
     );
+    expect(() => tfrecordSource({ paths: 'x', compression: 'lz4' as never })).toThrow(
+      /^tfrecordSource option compression: expected "auto", "none", "gzip" or "zlib", got "lz4"$/,
+    );
+    expect(() => tfrecordSource({ paths: 'x', maxRecordBytes: 2 ** 31 })).toThrow(
+      /^tfrecordSource option maxRecordBytes: expected a whole number from 0 to 2147483647/,
+    );
+    expect(() => tfrecordSource({ paths: 'x', chunkBytes: 0 })).toThrow(
+      /option chunkBytes: expected a whole/,
+    );
+    expect(() => tfrecordSource({ paths: 'x', highWaterMark: -1 })).toThrow(/option highWaterMark/);
+    expect(() => tfrecordSource({ paths: 'x', chunkbytes: 1 } as never)).toThrow(
+      /option chunkbytes: unknown option/,
+    );
+    expect(() => tfrecordSource({} as never)).toThrow(/option paths: expected a path or glob/);
   });
 
   it('reads lazily and releases its file handle when cancelled', async () => {

@@ -1,7 +1,8 @@
 import { RecordErrorPolicy, attachReport, type Reporter } from '@tfpipe/core/plugin';
-import { TfpipeError, type RecordErrorOptions } from '@tfpipe/core';
+import type { RecordErrorOptions } from '@tfpipe/core';
 import type { RecordPlace } from './payload-check.js';
-import { checkCompression, checkMaxRecordBytes } from './record-options.js';
+import { DEFAULT_MAX_RECORD_BYTES } from './record-unframer.js';
+import { checkTfrecordSourceOptions, SOURCE_OPTIONS_STAGE } from './source-options-schema.js';
 import type { TfRecord, TfrecordCompression } from './tf-record.js';
 import { TfrecordBatches } from './tfrecord-batches.js';
 
@@ -26,13 +27,6 @@ export interface TfrecordSourceOptions extends RecordErrorOptions {
   readonly chunkBytes?: number;
 }
 
-const STAGE = 'tfrecordSource';
-const COMPRESSIONS = ['auto', 'none', 'gzip', 'zlib'] as const;
-
-function invalid(message: string): TfpipeError {
-  return new TfpipeError('INVALID_OPTION', message, { stage: STAGE, fatal: true });
-}
-
 /**
  * A `ReadableStream` of the records in TFRecord files: one file, many, or globs. Reads lazily in large
  * chunks through a `FileHandle` (closed at the end, on cancel and on error), detects gzip/zlib per file,
@@ -41,12 +35,12 @@ function invalid(message: string): TfpipeError {
  * `corrupted record at byte 1234 (record 17) of a.tfrecord: data CRC mismatch`. Under `onError: 'skip'`
  * it resynchronises on the next frame that verifies and its report's `details.lost` lists every byte
  * range lost. Each record also carries its position (`positionOf`).
+ * @throws TfpipeError `INVALID_OPTION` naming the option
  */
 export function tfrecordSource(options: TfrecordSourceOptions): ReadableStream<TfRecord> & Reporter {
-  const batches = tfrecordBatches(options);
-  const highWaterMark = options.highWaterMark ?? 16;
-  if (!Number.isSafeInteger(highWaterMark) || highWaterMark < 0)
-    throw invalid(`highWaterMark must be a non-negative integer, got ${highWaterMark}`);
+  checkTfrecordSourceOptions(options);
+  const { highWaterMark = 16, ...rest } = options;
+  const batches = openBatches(rest);
   // Records parsed but not yet enqueued: a 1 MiB chunk of tiny records holds tens of thousands, and
   // enqueuing them all at once made the stream's queue (an array shifted per read) quadratic.
   let pending: TfRecord[] = [];
@@ -81,28 +75,23 @@ export function tfrecordBatches(
   emit = true,
   check?: (policy: RecordErrorPolicy) => (data: Uint8Array, place: RecordPlace) => boolean,
 ): TfrecordBatches {
-  if (typeof options !== 'object' || options === null)
-    throw invalid('tfrecordSource needs an options object');
-  const { paths } = options;
-  if (
-    !(typeof paths === 'string'
-      ? paths !== ''
-      : Array.isArray(paths) && paths.every((path) => typeof path === 'string' && path !== ''))
-  ) {
-    throw invalid('paths must be a non-empty string or an array of them');
-  }
-  const compression = checkCompression(options.compression, COMPRESSIONS, 'auto', STAGE);
-  const maxRecordBytes = checkMaxRecordBytes(options.maxRecordBytes, STAGE);
-  const chunkBytes = options.chunkBytes ?? 1024 * 1024;
-  if (!Number.isSafeInteger(chunkBytes) || chunkBytes < 1)
-    throw invalid(`chunkBytes must be a positive integer, got ${chunkBytes}`);
+  checkTfrecordSourceOptions(options);
+  return openBatches(options, emit, check);
+}
+
+/** {@link tfrecordBatches} on options already checked. */
+function openBatches(
+  options: Omit<TfrecordSourceOptions, 'highWaterMark'>,
+  emit = true,
+  check?: (policy: RecordErrorPolicy) => (data: Uint8Array, place: RecordPlace) => boolean,
+): TfrecordBatches {
   const policy = new RecordErrorPolicy(options);
   return new TfrecordBatches({
-    paths,
-    stage: STAGE,
-    compression,
-    maxRecordBytes,
-    chunkBytes,
+    paths: options.paths,
+    stage: SOURCE_OPTIONS_STAGE,
+    compression: options.compression ?? 'auto',
+    maxRecordBytes: options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES,
+    chunkBytes: options.chunkBytes ?? 1024 * 1024,
     policy,
     emit,
     ...(check === undefined ? {} : { check: check(policy) }),

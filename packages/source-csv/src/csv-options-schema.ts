@@ -2,11 +2,12 @@ import type { TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
 import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
 import {
+  namedOnce,
+  optionErrorPolicy,
   optionFlag,
-  optionFunction,
   optionName,
   optionNames,
-  optionOneOf,
+  optionPaths,
   optionsObject,
   optionWholeNumber,
   type OptionRuleIssue,
@@ -18,39 +19,37 @@ import type { CsvSourceOptions } from './csv-source-options.js';
 /** The stage every CSV option error names, from code or from a pipeline file. */
 export const CSV_OPTIONS_STAGE = 'csvSource';
 
-const name = optionName;
-const names = optionNames;
-const character = () =>
-  z
+/** One character other than a newline (a delimiter, quote or escape). */
+function character() {
+  return z
     .string({ error: 'expected one character other than a newline' })
     .refine((value) => value.length === 1 && value !== '\n' && value !== '\r', {
       error: 'expected one character other than a newline',
     });
-const flag = optionFlag;
-const positiveInteger = () => optionWholeNumber(1);
+}
 
 /** The options a pipeline file can give too: everything but streams, callbacks and tuning. */
 function sharedShape() {
   return {
-    path: name(),
-    paths: names('paths').min(1, { error: 'expected at least one path' }),
+    path: optionName(),
+    paths: optionPaths(),
     delimiter: character(),
     quote: character(),
     escape: character(),
-    header: z.union([flag(), names('column names')], {
+    header: z.union([optionFlag(), optionNames('column names')], {
       error: 'expected true, false or a list of column names',
     }),
-    comment: name(),
-    skipEmptyLines: flag(),
-    allowEmpty: flag(),
-    maxRecordLength: positiveInteger(),
+    comment: optionName(),
+    skipEmptyLines: optionFlag(),
+    allowEmpty: optionFlag(),
+    maxRecordLength: optionWholeNumber(1),
     columns: z.strictObject(
       {
         rename: z
-          .record(z.string(), name(), { error: 'expected an object of old name → new name' })
+          .record(z.string(), optionName(), { error: 'expected an object of old name → new name' })
           .optional(),
-        drop: names('column names').optional(),
-        keep: names('column names').optional(),
+        drop: optionNames('column names').optional(),
+        keep: optionNames('column names').optional(),
       },
       { error: 'expected an object of rename, drop, keep' },
     ),
@@ -67,17 +66,16 @@ function codeShape() {
     fileName: z.string({ error: 'expected a string' }),
     streamStart: z.strictObject(
       {
-        line: positiveInteger(),
-        row: z.int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' }),
+        line: optionWholeNumber(1),
+        row: optionWholeNumber(0),
       },
       { error: 'expected { line, row }' },
     ),
     encoding: z.custom<'utf-8'>((value) => typeof value === 'string' && value.toLowerCase() === 'utf-8', {
       error: "expected 'utf-8'",
     }),
-    batchSize: positiveInteger(),
-    onError: optionOneOf(['fail', 'skip']),
-    onSkip: optionFunction<(error: TfpipeError) => void>(),
+    batchSize: optionWholeNumber(1),
+    ...optionErrorPolicy<TfpipeError>(),
   };
 }
 
@@ -91,7 +89,7 @@ function featuresShape() {
     missing: z.enum(['omit', 'empty', 'kindless', 'error'], {
       error: 'expected "omit", "empty", "kindless" or "error" ("default" needs a per-column default)',
     }),
-    label: name(),
+    label: optionName(),
   };
 }
 
@@ -109,14 +107,7 @@ function rulesBetweenKeys(value: Record<string, unknown>): OptionRuleIssue[] {
   if (value.delimiter !== undefined && value.delimiter === (value.quote ?? '"')) {
     issues.push({ path: ['delimiter'], message: 'expected a character other than quote' });
   }
-  const header = value.header;
-  if (Array.isArray(header) && new Set(header).size !== header.length) {
-    const twice = header.find((item, index) => header.indexOf(item) !== index) as string;
-    issues.push({
-      path: ['header'],
-      message: `expected each name once, ${JSON.stringify(twice)} is there twice`,
-    });
-  }
+  issues.push(...namedOnce(value.header, 'header'));
   return issues;
 }
 
@@ -137,13 +128,13 @@ function buildFeaturesSchema() {
     ...sharedShape(),
     ...codeShape(),
     ...featuresShape(),
-    byteParser: flag(),
-    chunkBytes: positiveInteger(),
+    byteParser: optionFlag(),
+    chunkBytes: optionWholeNumber(1),
     threads: threads(),
   });
 }
 function buildPluginSchema() {
-  return csvObject({ ...sharedShape(), ...featuresShape(), schemaFile: name(), threads: threads() });
+  return csvObject({ ...sharedShape(), ...featuresShape(), schemaFile: optionName(), threads: threads() });
 }
 
 /** The schema of `csvSource`'s options, built on first use (zod's construction cost is paid once). */

@@ -6,6 +6,7 @@ import type { TfpipeErrorCode } from '@tfpipe/core';
 import { describe, expect, it } from 'vitest';
 import { vocXml } from './__fixtures__/annotations.js';
 import { collectAll, photo, put, solid, eachTemporaryDirectory, value } from './__fixtures__/make-images.js';
+import { imageExampleSpec } from './image-examples.js';
 import { imageSource } from './image-source.js';
 import type { ImageSourceOptions } from './image-source-options.js';
 
@@ -277,5 +278,23 @@ describe('the error policy', () => {
     expect(() => imageSource({ folder: dir, keys: { encoded: 'image/format' } })).toThrow(
       /option keys: expected each feature name once, two roles name "image\/format"/,
     );
+  });
+
+  it('checks imageExampleSpec keys with the same definitions as imageSource', () => {
+    expect(() => imageExampleSpec({ keys: { encoded: 'image/format' } })).toThrow(
+      /^imageExampleSpec option keys: expected each feature name once, two roles name "image\/format"/,
+    );
+    expect(() => imageExampleSpec({ keys: { nope: 'x' } as never })).toThrow(
+      /^imageExampleSpec option keys: expected an object of role → feature name or false \(roles: encoded,/,
+    );
+    expect(() => imageExampleSpec({ keys: { label: '' } })).toThrow(
+      /^imageExampleSpec option keys.label: expected a non-empty feature name or false/,
+    );
+    expect(() => imageSource({ folder: dir, keys: { label: '' } })).toThrow(
+      /^imageSource option keys.label: expected a non-empty feature name or false/,
+    );
+    const spec = imageExampleSpec({ keys: { label: 'y', sha256: false } });
+    expect(spec.y).toEqual({ kind: 'int64', missing: 'omit' });
+    expect(Object.keys(spec)).not.toContain('image/key/sha256');
   });
 });

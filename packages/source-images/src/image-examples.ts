@@ -3,6 +3,7 @@ import { markLending, passRelease, STAGE_PASSES_RELEASE } from '@tfpipe/core/int
 import { withPosition } from '@tfpipe/core/plugin';
 import type { Example, Feature } from '@tfpipe/core';
 import { DEFAULT_IMAGE_KEYS, IMAGE_KEY_KINDS, resolveImageKeys, type ImageKeyRole } from './image-keys.js';
+import { checkImageKeyOptions } from './image-options-schema.js';
 import type { ImageRecord } from './image-record.js';
 
 /** One entry of core's `buildExamples` spec as {@link imageExampleSpec} writes it. */
@@ -17,10 +18,12 @@ export interface ImageFeatureSpec {
  * The `buildExamples` spec for image records: every image key (renamed by `keys`, `false` ones left
  * out) with its kind, missing ones omitted. Add your list file's extra columns to it yourself:
  * `buildExamples({ ...imageExampleSpec(), weight: 'float' })`.
+ * @throws TfpipeError `INVALID_OPTION` for an unknown role, an empty name or two roles naming one feature
  */
 export function imageExampleSpec(
   options: { readonly keys?: Partial<Record<ImageKeyRole, string | false>> } = {},
 ): Record<string, ImageFeatureSpec> {
+  checkImageKeyOptions(options);
   const keys = resolveImageKeys(options.keys);
   const spec: Record<string, ImageFeatureSpec> = {};
   for (const role of Object.keys(DEFAULT_IMAGE_KEYS) as ImageKeyRole[]) {

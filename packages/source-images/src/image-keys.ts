@@ -1,5 +1,3 @@
-import { TfpipeError } from '@tfpipe/core';
-
 /**
  * The feature names this package writes, by role. Defaults follow tensorflow/models
  * (object_detection/core/standard_fields.py TfExampleFields, slim/datasets/dataset_utils.py) and the
@@ -85,34 +83,13 @@ export const IMAGE_KEY_KINDS: Readonly<Record<ImageKeyRole, 'bytes' | 'int64' | 
 };
 
 /**
- * The defaults with the user's overrides applied.
- * @throws TfpipeError `INVALID_OPTION` for an unknown role, an empty name or two roles sharing a name.
+ * The defaults with the user's overrides applied. The overrides are checked first by the options
+ * schema (`image-options-schema.ts`: known roles, non-empty names, each feature name once).
  */
 export function resolveImageKeys(
-  overrides: Readonly<Partial<Record<string, string | false>>> = {},
+  overrides: Readonly<Partial<Record<ImageKeyRole, string | false>>> = {},
 ): ImageKeys {
   const keys: Record<string, string | false> = { ...DEFAULT_IMAGE_KEYS };
-  for (const [role, name] of Object.entries(overrides)) {
-    if (!(role in DEFAULT_IMAGE_KEYS)) {
-      const roles = Object.keys(DEFAULT_IMAGE_KEYS).join(', ');
-      throw invalid(`keys.${role} is not a key role; the roles are ${roles}`);
-    }
-    if (name === undefined) continue;
-    if (name !== false && (typeof name !== 'string' || name === '')) {
-      throw invalid(`keys.${role} must be a non-empty feature name or false, got ${JSON.stringify(name)}`);
-    }
-    keys[role] = name;
-  }
-  const seen = new Map<string, string>();
-  for (const [role, name] of Object.entries(keys)) {
-    if (name === false) continue;
-    const other = seen.get(name);
-    if (other !== undefined) throw invalid(`keys.${role} and keys.${other} both name the feature "${name}"`);
-    seen.set(name, role);
-  }
+  for (const [role, name] of Object.entries(overrides)) if (name !== undefined) keys[role] = name;
   return keys as ImageKeys;
-}
-
-function invalid(message: string): TfpipeError {
-  return new TfpipeError('INVALID_OPTION', message, { stage: 'imageSource', fatal: true });
 }

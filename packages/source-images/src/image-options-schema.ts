@@ -2,13 +2,15 @@ import type { TfpipeError } from '@tfpipe/core';
 import { checkOptions } from '@tfpipe/core/plugin';
 import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
 import {
+  namedOnce,
+  optionErrorPolicy,
   optionFlag,
-  optionFunction,
   optionName,
   optionNames,
   optionOneOf,
   optionsObject,
   optionWholeNumber,
+  repeatedItem,
   type OptionRuleIssue,
   z,
 } from '@tfpipe/node-utils/options';
@@ -22,18 +24,11 @@ export const IMAGE_OPTIONS_STAGE = 'imageSource';
 /** sharp's largest side, in pixels. */
 const MAX_SIDE = 16383;
 
-const name = optionName;
-const names = optionNames;
-const flag = optionFlag;
-const wholeNumber = optionWholeNumber;
-const oneOf = optionOneOf;
-
 /** Each role optional: a feature name, or false to leave the feature out. */
 function keysShape() {
   const roles = Object.keys(DEFAULT_IMAGE_KEYS) as ImageKeyRole[];
-  const name = z.union([z.string().min(1), z.literal(false)], {
-    error: 'expected a non-empty feature name or false',
-  });
+  const error = 'expected a non-empty feature name or false';
+  const name = z.union([z.string().min(1, { error }), z.literal(false)], { error });
   return z.strictObject(
     Object.fromEntries(roles.map((role) => [role, name.optional()])) as Record<
       ImageKeyRole,
@@ -46,35 +41,35 @@ function keysShape() {
 /** The options a pipeline file can give too: everything but callbacks. */
 function sharedShape() {
   return {
-    folder: name(),
-    list: name(),
-    coco: name(),
-    voc: name(),
-    images: name(),
-    classNames: names('class names'),
-    labelBase: wholeNumber(0),
-    extensions: names('extensions'),
+    folder: optionName(),
+    list: optionName(),
+    coco: optionName(),
+    voc: optionName(),
+    images: optionName(),
+    classNames: optionNames('class names'),
+    labelBase: optionWholeNumber(0),
+    extensions: optionNames('extensions'),
     resize: z.strictObject(
       {
-        width: wholeNumber(1, MAX_SIDE),
-        height: wholeNumber(1, MAX_SIDE),
-        fit: oneOf(['cover', 'contain', 'fill', 'inside']).optional(),
+        width: optionWholeNumber(1, MAX_SIDE),
+        height: optionWholeNumber(1, MAX_SIDE),
+        fit: optionOneOf(['cover', 'contain', 'fill', 'inside']).optional(),
       },
       { error: 'expected { width, height, fit }' },
     ),
-    channels: oneOf(['rgb', 'grayscale']),
-    format: oneOf(['jpeg', 'png', 'webp']),
-    quality: wholeNumber(1, 100),
-    raw: flag(),
-    autoOrient: flag(),
-    maxPixels: wholeNumber(1),
-    maxFileBytes: wholeNumber(1, MAX_READABLE_BYTES),
-    allowEmpty: flag(),
-    exclude: names('paths'),
-    verify: oneOf(['structure', 'decode']),
-    invalidBoxes: oneOf(['error', 'drop']),
-    ignoreDifficult: flag(),
-    concurrency: wholeNumber(1),
+    channels: optionOneOf(['rgb', 'grayscale']),
+    format: optionOneOf(['jpeg', 'png', 'webp']),
+    quality: optionWholeNumber(1, 100),
+    raw: optionFlag(),
+    autoOrient: optionFlag(),
+    maxPixels: optionWholeNumber(1),
+    maxFileBytes: optionWholeNumber(1, MAX_READABLE_BYTES),
+    allowEmpty: optionFlag(),
+    exclude: optionNames('paths'),
+    verify: optionOneOf(['structure', 'decode']),
+    invalidBoxes: optionOneOf(['error', 'drop']),
+    ignoreDifficult: optionFlag(),
+    concurrency: optionWholeNumber(1),
     keys: keysShape(),
   };
 }
@@ -82,8 +77,7 @@ function sharedShape() {
 /** Options only code can give (callbacks, the policy a pipeline file sets for the whole run, a plan's runs). */
 function codeShape() {
   return {
-    onError: oneOf(['fail', 'skip']),
-    onSkip: optionFunction<(error: TfpipeError) => void>(),
+    ...optionErrorPolicy<TfpipeError>(),
     ranges: z.custom<readonly (readonly [number, number])[]>(isRanges, {
       error: 'expected a list of [start, end] pairs of whole numbers, 0 ≤ start ≤ end',
     }),
@@ -109,11 +103,6 @@ function isRanges(value: unknown): boolean {
   );
 }
 
-/** The first item of `items` that is there twice. */
-function twice(items: readonly unknown[]): unknown {
-  return items.find((item, index) => items.indexOf(item) !== index);
-}
-
 /** The rules between keys: one input, no format for raw pixels, each class and feature name once. */
 function rulesBetweenKeys(value: Record<string, unknown>): OptionRuleIssue[] {
   const issues: OptionRuleIssue[] = [];
@@ -129,36 +118,36 @@ function rulesBetweenKeys(value: Record<string, unknown>): OptionRuleIssue[] {
       message: 'expected no format with raw: true (raw pixels are not encoded)',
     });
   }
-  const classNames = value.classNames;
-  if (Array.isArray(classNames) && twice(classNames) !== undefined) {
-    issues.push({
-      path: ['classNames'],
-      message: `expected each name once, ${JSON.stringify(twice(classNames))} is there twice`,
-    });
-  }
-  const keys = value.keys as Record<string, unknown> | undefined;
-  if (keys !== undefined) {
-    const given = Object.entries(keys).filter((entry) => entry[1] !== undefined);
-    const merged: Record<string, unknown> = { ...DEFAULT_IMAGE_KEYS, ...Object.fromEntries(given) };
-    const shared = twice(Object.values(merged).filter((feature) => typeof feature === 'string'));
-    if (shared !== undefined) {
-      issues.push({
-        path: ['keys'],
-        message: `expected each feature name once, two roles name ${JSON.stringify(shared)}`,
-      });
-    }
-  }
+  issues.push(...namedOnce(value.classNames, 'classNames'));
+  issues.push(...keysRule(value));
   return issues;
+}
+
+/** Each feature name once across the roles, the defaults of the roles not given included. */
+function keysRule(value: Record<string, unknown>): OptionRuleIssue[] {
+  const keys = value.keys as Record<string, unknown> | undefined;
+  if (keys === undefined) return [];
+  const given = Object.entries(keys).filter((entry) => entry[1] !== undefined);
+  const merged: Record<string, unknown> = { ...DEFAULT_IMAGE_KEYS, ...Object.fromEntries(given) };
+  const shared = repeatedItem(Object.values(merged).filter((feature) => typeof feature === 'string'));
+  if (shared === undefined) return [];
+  return [
+    { path: ['keys'], message: `expected each feature name once, two roles name ${JSON.stringify(shared)}` },
+  ];
 }
 
 let sourceSchema: ReturnType<typeof buildSourceSchema> | undefined;
 let pluginSchema: ReturnType<typeof buildPluginSchema> | undefined;
+let keysSchema: ReturnType<typeof buildKeysSchema> | undefined;
 
 function buildSourceSchema() {
   return optionsObject({ ...sharedShape(), ...codeShape() }, rulesBetweenKeys);
 }
 function buildPluginSchema() {
   return optionsObject(sharedShape(), rulesBetweenKeys);
+}
+function buildKeysSchema() {
+  return optionsObject({ keys: keysShape() }, keysRule);
 }
 
 /** The schema of `imageSource`'s options, built on first use (zod's construction cost is paid once). */
@@ -174,6 +163,14 @@ export function imagePluginSchema(): ReturnType<typeof buildPluginSchema> {
 /** Checks `imageSource` options. @throws TfpipeError `INVALID_OPTION` naming the option */
 export function checkImageSourceOptions(options: unknown): void {
   checkOptions(imageSourceSchema(), options, IMAGE_OPTIONS_STAGE);
+}
+
+/**
+ * Checks `imageExampleSpec` options (`keys`, as `imageSource` takes it).
+ * @throws TfpipeError `INVALID_OPTION` naming the option
+ */
+export function checkImageKeyOptions(options: unknown): void {
+  checkOptions((keysSchema ??= buildKeysSchema()), options, 'imageExampleSpec');
 }
 
 // The documented option type must be the schema's keys, and what the schema lets through must fit it.

@@ -3,9 +3,10 @@ import { checkOptions } from '@tfpipe/core/plugin';
 import type { OptionsFit, RequireTrue } from '@tfpipe/core/plugin';
 import type { AsyncBuffer } from 'hyparquet';
 import {
-  optionFunction,
+  optionErrorPolicy,
   optionName,
   optionNames,
+  optionPaths,
   optionOneOf,
   optionsObject,
   optionWholeNumber,
@@ -21,18 +22,14 @@ import type { ParquetBufferSourceOptions } from './web/parquet-source.js';
 /** The stage every Parquet option error names, from code or from a pipeline file. */
 export const PARQUET_OPTIONS_STAGE = 'parquetSource';
 
-const name = optionName;
-const wholeNumber = optionWholeNumber;
-const oneOf = optionOneOf;
-
 /** The mapping options `parquetSchema` takes too. */
 function mappingShape() {
   return {
     columns: optionNames('column names').min(1, { error: 'expected at least one column name' }),
-    decimal: oneOf(['float', 'text']),
-    timestampUnit: oneOf(['s', 'ms', 'us', 'ns']),
-    separator: name(),
-    nested: oneOf(['error', 'parallel']),
+    decimal: optionOneOf(['float', 'text']),
+    timestampUnit: optionOneOf(['s', 'ms', 'us', 'ns']),
+    separator: optionName(),
+    nested: optionOneOf(['error', 'parallel']),
   };
 }
 
@@ -40,20 +37,20 @@ function mappingShape() {
 function readShape() {
   return {
     ...mappingShape(),
-    rowGroups: z.array(wholeNumber(0), { error: 'expected a list of row group indexes' }),
-    rowStart: wholeNumber(0),
-    rowEnd: wholeNumber(0),
-    decodeRows: wholeNumber(1),
-    maxColumnChunkBytes: wholeNumber(1),
-    maxPageBytes: wholeNumber(1),
+    rowGroups: z.array(optionWholeNumber(0), { error: 'expected a list of row group indexes' }),
+    rowStart: optionWholeNumber(0),
+    rowEnd: optionWholeNumber(0),
+    decodeRows: optionWholeNumber(1),
+    maxColumnChunkBytes: optionWholeNumber(1),
+    maxPageBytes: optionWholeNumber(1),
   };
 }
 
 /** Files by path (Node). */
 function pathShape() {
   return {
-    path: name(),
-    paths: optionNames('paths').min(1, { error: 'expected at least one path' }),
+    path: optionName(),
+    paths: optionPaths(),
   };
 }
 
@@ -70,9 +67,8 @@ function fileShape() {
 /** Options only code can give (batches, callbacks). */
 function codeShape() {
   return {
-    batchSize: wholeNumber(1),
-    onError: oneOf(['fail', 'skip']),
-    onSkip: optionFunction<(error: TfpipeError) => void>(),
+    batchSize: optionWholeNumber(1),
+    ...optionErrorPolicy<TfpipeError>(),
   };
 }
 
@@ -124,7 +120,7 @@ function buildMappingSchema() {
 }
 function buildPluginSchema() {
   return parquetObject(
-    { ...pathShape(), ...readShape(), missing: oneOf(['omit', 'empty', 'error']) },
+    { ...pathShape(), ...readShape(), missing: optionOneOf(['omit', 'empty', 'error']) },
     // One wording for code and pipeline files, though only code can give a file's bytes.
     ['path', 'paths', 'file'],
   );

@@ -6,7 +6,7 @@ import {
   type FeatureListStat,
   type FeatureStat,
 } from '@tfpipe/core';
-import { specFromStats, specTypeScript } from '@tfpipe/dataset';
+import { specTypeScriptFromStats } from '@tfpipe/dataset';
 import type { TfrecordCompression } from '@tfpipe/sink-tfrecord/web';
 import type { DecodedPayload } from '../decode-payload.js';
 import { FeatureProfiler, type ValueProfile } from './feature-profile.js';
@@ -85,14 +85,8 @@ export class ProfileCollector {
       specs: {
         tensorflow: tensorflowSpec(stats, { files: [file], compression }),
         dali: daliSpec(stats, { files: [file] }),
-        typescript: typescriptSpec(stats),
+        typescript: specTypeScriptFromStats(stats),
       },
     };
   }
-}
-
-/** The `@tfpipe/dataset` spec of the data as TypeScript, exactly as `tfpipe schema --format ts` prints it. */
-export function typescriptSpec(stats: DatasetStats): string {
-  const generated = specFromStats(stats);
-  return specTypeScript(generated.spec, { notes: generated.notes, skipped: generated.skipped });
 }

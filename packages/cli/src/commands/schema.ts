@@ -149,8 +149,7 @@ export async function describeSchema(
 
 /** The `@tfpipe/dataset` spec of the data: TypeScript (`--format ts`) or the `--spec` file's JSON (`--format spec`). */
 async function datasetSpecText(stats: DatasetStats, format: 'ts' | 'spec'): Promise<string> {
-  const { specFromStats, specTypeScript } = await import('@tfpipe/dataset');
-  const generated = specFromStats(stats);
-  if (format === 'spec') return JSON.stringify(generated.spec, null, 2);
-  return specTypeScript(generated.spec, { notes: generated.notes, skipped: generated.skipped });
+  const { specFromStats, specTypeScriptFromStats } = await import('@tfpipe/dataset');
+  if (format === 'spec') return JSON.stringify(specFromStats(stats).spec, null, 2);
+  return specTypeScriptFromStats(stats);
 }

@@ -186,3 +186,18 @@ export function specTypeScript(spec: SpecJson, options: SpecTypeScriptOptions = 
     .join('\n')
     .concat('\n');
 }
+
+/**
+ * The TypeScript spec of a dataset from its statistics ({@link specFromStats} then
+ * {@link specTypeScript}, with the generated notes and skipped features as comments): what
+ * `tfpipe schema --format ts` prints and `tfpipe view` shows.
+ * @param module - the module the factories are imported from. @default '@tfpipe/dataset'
+ */
+export function specTypeScriptFromStats(stats: DatasetStats, module?: string): string {
+  const generated = specFromStats(stats);
+  return specTypeScript(generated.spec, {
+    notes: generated.notes,
+    skipped: generated.skipped,
+    ...(module === undefined ? {} : { module }),
+  });
+}
