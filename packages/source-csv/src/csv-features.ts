@@ -62,7 +62,7 @@ export interface CsvFeaturesOptions extends CsvSourceOptions {
    * (a record running over its end, a record error, an encoding problem) is converted again on the
    * calling thread, so the Examples, positions, errors and skipped records are the same as with `1`.
    * `'auto'` uses the thread for files with at least 4 MiB left after the sample when a core is to
-   * spare (two or more cores, and the last minute's load average below their number less one).
+   * spare (four or more cores, and the last minute's load average below their number less one).
    * Streams and FIFOs always use the calling thread. A thread that fails while it converts a chunk
    * is a fatal `INTERNAL` error; chunks it had not started are converted on the calling thread.
    * @default 'auto'

@@ -121,16 +121,16 @@ export class CsvThreadHelper {
 
   /**
    * Whether the thread helps with the rest of this file: always for `threads: 2`; for `'auto'` when
-   * at least {@link THREAD_MIN_BYTES} are left and a core is to spare (two or more cores, and the
+   * at least {@link THREAD_MIN_BYTES} are left and a core is to spare (four or more cores, and the
    * last minute's load average below their number less one): on a machine whose cores are all busy
-   * the thread's extra work only slows the run. Starts the thread.
+   * the thread's extra work only slows the run, and on two cores it measured slower. Starts the thread.
    */
   wants(remainder: CsvRemainder): boolean {
     if (this.#unavailable) return false;
     if (this.#threads === 'auto') {
       const left = remainder.input.size - remainder.byteOffset;
       const cores = availableParallelism();
-      if (left < THREAD_MIN_BYTES || cores < 2 || loadavg()[0]! >= cores - 1) return false;
+      if (left < THREAD_MIN_BYTES || cores < 4 || loadavg()[0]! >= cores - 1) return false;
     }
     this.#start();
     return !this.#unavailable;

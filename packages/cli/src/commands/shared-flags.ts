@@ -52,7 +52,7 @@ another kind of input is refused):
   .csv / .tsv           --label COLUMN (string labels become ids), --schema FILE, --infer-rows N|all,
                         --delimiter C, --max-record-length N (characters per record, default 64Mi),
                         --threads 1|2|auto (2: a worker thread parses and encodes the file's rest;
-                        default auto: for files of 4 MiB and more when a core is to spare)
+                        default auto: files of 4 MiB and more, 4+ cores, one idle)
   .parquet / a folder   --columns a,b,c
   an image folder       class folders root/<class>/<file>; --coco FILE or --voc DIR for detection sets;
                         --resize WxH, --fit cover|contain|fill|inside, --format jpeg|png|webp,
