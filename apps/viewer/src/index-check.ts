@@ -1,5 +1,7 @@
 import { HEADER_BYTES } from '@tfpipe/sink-tfrecord/web';
+import { byteSource } from './byte-source.js';
 import type { RecordIndex } from './record-index.js';
+import type { FileSource } from './worker-protocol.js';
 import { counted } from './words.js';
 
 /** The largest `.idx` file read, in bytes (as the CLI bounds a manifest). @default 64 MiB */
@@ -81,4 +83,19 @@ export function checkIndex(
       `${counted(records - entries.length, 'record')} of the file ${records - entries.length === 1 ? 'is' : 'are'} missing from the index`,
     );
   return { name, entries: entries.length, mismatches, mismatchCount };
+}
+
+/**
+ * Reads and parses a shard's `.idx`, at most {@link MAX_INDEX_FILE_BYTES}: a larger one is refused
+ * before any of it is read.
+ * @throws Error naming the file when it is too large, or the line that is not `<offset> <size>`
+ */
+export async function readIndexFile(source: FileSource): Promise<IndexEntry[]> {
+  const file = byteSource(source);
+  if (file.size > MAX_INDEX_FILE_BYTES) {
+    throw new Error(
+      `${file.name}: ${file.size} bytes, more than the ${MAX_INDEX_FILE_BYTES} an index file may have`,
+    );
+  }
+  return parseIndex(new TextDecoder().decode(await file.read(0, file.size)), file.name);
 }

@@ -1,6 +1,6 @@
 // The Web Worker that reads: the page stays responsive while a file of any size is verified.
 import { byteSource } from './byte-source.js';
-import { checkIndex, MAX_INDEX_FILE_BYTES, parseIndex, type IndexEntry } from './index-check.js';
+import { checkIndex, readIndexFile, type IndexEntry } from './index-check.js';
 import { OpenFile } from './open-file.js';
 import type { FileSource, WorkerRequest, WorkerResponse } from './worker-protocol.js';
 
@@ -84,21 +84,24 @@ async function handle(request: WorkerRequest): Promise<void> {
 
 /** Reads and parses a shard's `.idx` (bounded), posting what it lists or why it cannot be used. */
 async function readIndex(source: FileSource): Promise<IndexEntry[] | undefined> {
-  const file = byteSource(source);
-  const fail = (error: string): undefined => {
-    post({ type: 'index', name: file.name, entries: -1, error, check: undefined });
-    return undefined;
-  };
-  if (file.size > MAX_INDEX_FILE_BYTES) {
-    return fail(
-      `${file.name}: ${file.size} bytes, more than the ${MAX_INDEX_FILE_BYTES} an index file may have`,
-    );
-  }
   try {
-    const entries = parseIndex(new TextDecoder().decode(await file.read(0, file.size)), file.name);
-    post({ type: 'index', name: file.name, entries: entries.length, error: undefined, check: undefined });
+    const entries = await readIndexFile(source);
+    post({
+      type: 'index',
+      name: byteSource(source).name,
+      entries: entries.length,
+      error: undefined,
+      check: undefined,
+    });
     return entries;
   } catch (error) {
-    return fail(errorText(error));
+    post({
+      type: 'index',
+      name: byteSource(source).name,
+      entries: -1,
+      error: errorText(error),
+      check: undefined,
+    });
+    return undefined;
   }
 }

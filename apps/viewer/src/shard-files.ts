@@ -25,7 +25,8 @@ export interface ShardSet {
 export function sourceName(source: FileSource): string {
   if (source.kind === 'url') return source.name;
   if (source.path !== undefined) return source.path;
-  return source.file.webkitRelativePath === '' ? source.file.name : source.file.webkitRelativePath;
+  // `webkitRelativePath` is '' for a file picked alone (and absent where a runtime lacks it).
+  return source.file.webkitRelativePath || source.file.name;
 }
 
 /** A file's role from its name (as the sink names them: `<shard>.idx`, `<prefix>.manifest.json`). */
