@@ -121,15 +121,19 @@ async function throughPlugin(file: string, options: { decodeRows?: number; missi
 }
 
 describe('the source over decoded columns', () => {
-  const corpus = [
-    'alltypes_plain.parquet',
-    'alltypes_tiny_pages_plain.parquet',
-    'int32_with_null_pages.parquet',
-    'nulls.snappy.parquet',
-    'datapage_v2.snappy.parquet',
-    'list_columns.parquet',
-    'nested_structs.rust.parquet',
-  ].map((name) => path.join(PARQUET_CORPUS, name));
+  // [file, a small slice]: slices cut through pages; the tiny-pages file (7,300 rows in pages of a few
+  // rows) gets 37-row slices, which still cross its pages, instead of 2,434 slices of 3.
+  const corpus: [string, number][] = (
+    [
+      ['alltypes_plain.parquet', 3],
+      ['alltypes_tiny_pages_plain.parquet', 37],
+      ['int32_with_null_pages.parquet', 3],
+      ['nulls.snappy.parquet', 3],
+      ['datapage_v2.snappy.parquet', 3],
+      ['list_columns.parquet', 3],
+      ['nested_structs.rust.parquet', 3],
+    ] as const
+  ).map(([name, slice]) => [path.join(PARQUET_CORPUS, name), slice]);
 
   test('writes the bytes of the row-array path for a mixed-type file with nulls, whatever the slices', async () => {
     const expected = await throughRowArrays(mixed);
@@ -154,16 +158,19 @@ describe('the source over decoded columns', () => {
     expect(actual.errors[1]).toMatchObject({ position: { rowGroup: 0, row: 3, field: 'city' } });
   });
 
-  test('writes the bytes of the row-array path for corpus files (pages, nulls, lists, structs)', async () => {
-    for (const file of corpus) {
+  // One test a file, each under its own limit: small slices over a file of many pages are slow on a
+  // loaded machine, and each file proves its own shape.
+  test.each(corpus)(
+    'writes the bytes of the row-array path for corpus file %s (slices of %i)',
+    async (file, slice) => {
       const expected = await throughRowArrays(file);
-      for (const decodeRows of [undefined, 3]) {
+      for (const decodeRows of [undefined, slice]) {
         const actual = await throughPlugin(file, decodeRows === undefined ? {} : { decodeRows });
         expect(actual.bytes, `${file} decodeRows ${decodeRows}`).toEqual(expected.bytes);
         expect(actual.skippedRows, file).toBe(expected.skippedRows);
       }
-    }
-  });
+    },
+  );
 
   test('rows (not Examples) hold the values of hyparquet’s row arrays, with their positions', async () => {
     const spec = parquetExampleSpec(await parquetSchema(mixed));

@@ -30,7 +30,11 @@ process.on('message', (message: { plan?: string; index?: number; exit?: boolean 
     return;
   }
   if (message.exit === true || message.index === undefined || plan === undefined) {
-    process.disconnect?.();
+    // After this handler returns: Node goes on reading the channel's messages once a handler is done,
+    // and a channel closed inside the handler made it throw (its state is null by then).
+    setImmediate(() => {
+      if (process.connected) process.disconnect?.();
+    });
     return;
   }
   const index = message.index;
