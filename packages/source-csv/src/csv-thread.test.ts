@@ -1,15 +1,25 @@
+import type * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import fc from 'fast-check';
 import { ENCODED } from '@tfpipe/core/internal';
 import { TfpipeError, positionOf, reportOf } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { withTempDir, writeTemp } from './__fixtures__/test-support.js';
 import { csvToExamples } from './csv-features.js';
 import type { CsvFeaturesOptions } from './csv-features.js';
 import { setCsvThreadStarter } from './csv-thread-helper.js';
 
 // The thread runs the package's built module (dist/csv-thread.js): the package's tests build first.
+
+// The machine `threads: 'auto'` sees: eight idle cores unless a test says otherwise, so that its
+// choice does not depend on the machine the tests run on or on its load.
+const machine = vi.hoisted(() => ({ cores: 8, load: 0 }));
+vi.mock('node:os', async (importOriginal) => ({
+  ...(await importOriginal<typeof os>()),
+  availableParallelism: () => machine.cores,
+  loadavg: () => [machine.load, machine.load, machine.load],
+}));
 const SEED = Number(process.env.RELIABILITY_SEED ?? 23);
 const RUNS = process.env.RELIABILITY_FULL === '1' ? 600 : 60;
 
@@ -213,9 +223,10 @@ describe('threads: 2 gives what one thread gives', () => {
     });
   });
 
-  test("threads 'auto' on a 4.5 MB file (chunks the thread has not started are taken back): the same", async () => {
+  test("threads 'auto' on a 6 MB file, eight idle cores (chunks the thread has not started are taken back): the same; on two cores or with none to spare, no thread", async () => {
     await withTempDir(async (directory) => {
-      const rows = Array.from({ length: 120_000 }, (_, index) =>
+      // 240,000 rows of ~25 bytes: more than the 4 MiB 'auto' wants left after the first chunk.
+      const rows = Array.from({ length: 240_000 }, (_, index) =>
         index % 50 === 0
           ? `${index},0.25,"two\nlines, ${index}",1`
           : `${index},${index / 4},東京 ${index % 89},2`,
@@ -223,10 +234,20 @@ describe('threads: 2 gives what one thread gives', () => {
       const path = await writeTemp(directory, 'large.csv', `n,x,s,k\n${rows.join('\n')}\n`);
       const one = await convert(path, { threads: 1 });
       const auto = await convert(path, { threads: 'auto' });
-      expect(one.examples).toHaveLength(120_000);
+      expect(one.examples).toHaveLength(240_000);
       const { threadChunks: _one, ...oneRest } = one;
       const { threadChunks: _auto, ...autoRest } = auto;
       expect(autoRest).toEqual(oneRest);
+      try {
+        machine.cores = 2;
+        expect((await convert(path, { threads: 'auto' })).threadChunks).toBe(0);
+        machine.cores = 8;
+        machine.load = 7.2;
+        expect((await convert(path, { threads: 'auto' })).threadChunks).toBe(0);
+      } finally {
+        machine.cores = 8;
+        machine.load = 0;
+      }
     });
   });
 
