@@ -7,6 +7,16 @@ import type { CsvSchema } from './csv-schema.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
 
 /**
+ * `threads: 'auto'`'s choice for a file with `left` bytes still to convert: at least
+ * {@link THREAD_MIN_BYTES}, four or more cores, and the last minute's load average below their number
+ * less one (on two cores the thread measured slower than one; on busy cores its extra work only slows
+ * the run).
+ */
+export function autoWantsThread(left: number, cores = availableParallelism(), load = loadavg()[0]!): boolean {
+  return left >= THREAD_MIN_BYTES && cores >= 4 && load < cores - 1;
+}
+
+/**
  * Bytes a file must still hold after the hand-off for `threads: 'auto'` to use the thread: below it,
  * starting the thread costs more than it saves.
  */
@@ -127,11 +137,8 @@ export class CsvThreadHelper {
    */
   wants(remainder: CsvRemainder): boolean {
     if (this.#unavailable) return false;
-    if (this.#threads === 'auto') {
-      const left = remainder.input.size - remainder.byteOffset;
-      const cores = availableParallelism();
-      if (left < THREAD_MIN_BYTES || cores < 4 || loadavg()[0]! >= cores - 1) return false;
-    }
+    if (this.#threads === 'auto' && !autoWantsThread(remainder.input.size - remainder.byteOffset))
+      return false;
     this.#start();
     return !this.#unavailable;
   }
