@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from './__fixtures__/run-cli.js';
 
 let directory: string;
+/** Every server started, stopped in afterAll too: a test that times out never reaches its own `finally`. */
+const started: ReturnType<typeof spawn>[] = [];
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-view-open-'));
@@ -25,6 +27,7 @@ beforeAll(async () => {
   await chmod(opener, 0o755);
 });
 afterAll(async () => {
+  for (const child of started) if (child.exitCode === null) child.kill('SIGKILL');
   await rm(directory, { recursive: true, force: true });
 });
 
@@ -34,6 +37,7 @@ async function view(path: string, until: (stdout: string, stderr: string) => Pro
     cwd: directory,
     env: { ...process.env, PATH: path },
   });
+  started.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
