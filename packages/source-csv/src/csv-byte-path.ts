@@ -454,7 +454,8 @@ export class CsvBytePath {
         } else if (kind === INT64) value = readInt(bytes, from, to);
         else if (kind === FLOAT) value = readFloat(bytes, from, to);
         else if (kind === BYTES) value = bytes.subarray(from, to);
-        if (value === AS_TEXT) {
+        // By its type: an equality test of a number, a view or the symbol runs V8's generic comparison.
+        if (typeof value === 'symbol') {
           let cell = to === from ? '' : text.decode(bytes.subarray(from, to));
           if (escaped) cell = cell.replaceAll(String.fromCharCode(quote, quote), String.fromCharCode(quote));
           try {
