@@ -6,6 +6,7 @@ export default defineConfig(
     {
       index: 'src/index.ts',
       'processes/papaparse-parse': 'src/processes/papaparse-parse.ts',
+      'processes/csv-convert': 'src/processes/csv-convert.ts',
       'processes/sharp-resize': 'src/processes/sharp-resize.ts',
       'processes/hyparquet-read': 'src/processes/hyparquet-read.ts',
     },

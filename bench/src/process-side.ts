@@ -5,7 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { removing, scaled, timeRuns, type SideContext, type SideDefinition } from './harness.js';
+import { loadavg } from 'node:os';
+import { median, removing, scaled, timeRuns, type SideContext, type SideDefinition } from './harness.js';
 
 /** The built `tfpipe` binary of this checkout. */
 export const TFPIPE_BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
@@ -16,14 +17,25 @@ export function baselineScript(name: string): string {
 }
 
 const RSS_MARK = 'bench-peak-rss ';
-/** Preloaded into every timed process: prints its peak RSS (bytes) on stderr as it exits. */
-const RSS_PROBE = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\n${RSS_MARK}'+process.resourceUsage().maxRSS*1024+'\\n'))`;
+/**
+ * Preloaded into every timed process: prints its peak RSS (bytes) and its CPU time (user + system
+ * microseconds, all its threads) on stderr as it exits.
+ */
+const RSS_PROBE = `data:text/javascript,process.on('exit',()=>{const u=process.resourceUsage();process.stderr.write('\\n${RSS_MARK}'+u.maxRSS*1024+' '+(u.userCPUTime+u.systemCPUTime)+'\\n')})`;
+
+/** What one timed process used. */
+export interface ProcessUsage {
+  /** Peak resident set size, bytes. */
+  readonly peakRssBytes: number;
+  /** User + system CPU time of all its threads, seconds. */
+  readonly cpuSeconds: number;
+}
 
 /**
- * Runs `node ...args` to its end and resolves with its peak RSS in bytes; rejects with its stderr
- * when it exits non-zero.
+ * Runs `node ...args` to its end and resolves with its peak RSS and CPU time; rejects with its
+ * stderr when it exits non-zero.
  */
-export function runProcess(args: readonly string[]): Promise<number> {
+export function runProcess(args: readonly string[]): Promise<ProcessUsage> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', RSS_PROBE, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
@@ -35,8 +47,15 @@ export function runProcess(args: readonly string[]): Promise<number> {
     });
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      const peak = stderr.lastIndexOf(RSS_MARK);
-      if (code === 0) resolve(peak === -1 ? 0 : Number.parseInt(stderr.slice(peak + RSS_MARK.length), 10));
+      const mark = stderr.lastIndexOf(RSS_MARK);
+      const [rss = '0', cpu = '0'] =
+        mark === -1
+          ? []
+          : stderr
+              .slice(mark + RSS_MARK.length)
+              .trim()
+              .split(/\s+/);
+      if (code === 0) resolve({ peakRssBytes: Number(rss), cpuSeconds: Number(cpu) / 1e6 });
       else reject(new Error(`node ${args.join(' ')} exited ${code ?? signal}\n${stderr}`));
     });
   });
@@ -56,22 +75,31 @@ export interface ProcessSideOptions {
   readonly minimumItems?: number;
 }
 
-/** A side timing one whole `node …` process per run; its peak RSS is the largest of those processes'. */
+/**
+ * A side timing one whole `node …` process per run; its peak RSS is the largest of those processes'.
+ * Its note gives the median CPU time of the timed processes (all their threads) and the 1-minute
+ * load average before and after the side, for shared machines where the wall says little.
+ */
 export function processSide(options: ProcessSideOptions): SideDefinition {
   return {
     label: options.label,
     async run(context) {
       let peakRssBytes = 0;
+      const cpuSeconds: number[] = [];
+      const loadBefore = loadavg()[0]!;
       const result = await timeRuns(
         context.repeats,
         scaled(options.items, context.scale, options.minimumItems),
-        async () => {
-          peakRssBytes = Math.max(peakRssBytes, await runProcess(options.args(context)));
+        async (round) => {
+          const usage = await runProcess(options.args(context));
+          peakRssBytes = Math.max(peakRssBytes, usage.peakRssBytes);
+          if (round >= 0) cpuSeconds.push(usage.cpuSeconds);
         },
         'whole process per run',
         options.output === undefined ? undefined : removing(options.output(context)),
       );
-      return { ...result, peakRssBytes };
+      const usage = `CPU per process ${median(cpuSeconds).toFixed(2)} s (${Math.min(...cpuSeconds).toFixed(2)}–${Math.max(...cpuSeconds).toFixed(2)}), load average ${loadBefore.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`;
+      return { ...result, peakRssBytes, note: `${result.note ?? ''}; ${usage}` };
     },
   };
 }

@@ -206,6 +206,17 @@ export const csvCase: BenchCase = {
       'cli-1.tfrecord',
       ['--threads', '1'],
     ),
+    'lib-process': processSide({
+      label:
+        "csvToExamples → tfrecordSink as a node process, the CLI's options (kinds inferred, synced, one thread)",
+      items: ROWS,
+      args: (context) => [
+        baselineScript('csv-convert'),
+        join(context.dataDirectory, fileName(1)),
+        join(context.workDirectory, 'lib-process.tfrecord'),
+      ],
+      output: (context) => join(context.workDirectory, 'lib-process.tfrecord'),
+    }),
     papaparse: processSide({
       label: 'papaparse parse only (a node process)',
       items: ROWS,
@@ -228,6 +239,9 @@ export const csvCase: BenchCase = {
     // The same on one thread: what the CSV thread adds, in the same run.
     { ours: 'cli-1', baseline: 'papaparse' },
     { ours: 'cli', baseline: 'cli-1' },
+    // What the CLI adds to the library path, both whole processes with the same options.
+    { ours: 'cli-1', baseline: 'lib-process' },
+    { ours: 'lib-process', baseline: 'papaparse' },
     { ours: 'ours-5x', baseline: 'parser' },
   ],
 };
