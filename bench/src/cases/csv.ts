@@ -61,10 +61,6 @@ export async function writeCsv(path: string, rows: number): Promise<number> {
   return bytes;
 }
 
-/**
- * CSV → TFRecord the way `tfpipe convert` does it: `csvToExamples` (schema given) into `tfrecordSink`;
- * `byteParser: false` reads every record with the text parser (the baseline's) instead.
- */
 /** A side timing one whole `tfpipe convert` process of the 1x file into `output`, with `flags`. */
 function cliSide(label: string, output: string, flags: readonly string[]): SideDefinition {
   return processSide({
@@ -89,6 +85,10 @@ const outputOf = (context: SideContext, multiple: number): string =>
 /** Where {@link convertRows} writes. */
 const rowsOutputOf = (context: SideContext): string => join(context.workDirectory, 'csv-rows.tfrecord');
 
+/**
+ * CSV → TFRecord in process, the code `tfpipe convert` runs but warm, with the schema given and `fsync: false`:
+ * `csvToExamples` into `tfrecordSink`; `byteParser: false` reads every record with the text parser instead.
+ */
 async function convert(context: SideContext, multiple: number, byteParser = true): Promise<void> {
   const output = outputOf(context, multiple);
   await run(
@@ -148,7 +148,7 @@ export const csvCase: BenchCase = {
   },
   sides: {
     ours: {
-      label: 'tfpipe csvToExamples → tfrecordSink (the CLI path)',
+      label: 'tfpipe csvToExamples → tfrecordSink (in process: schema given, no fsync)',
       run: (context) =>
         timeRuns(
           context.repeats,
