@@ -8,5 +8,6 @@ export default defineConfig(
     ort: 'src/ort.ts',
     tfjs: 'src/tfjs.ts',
     'parse-worker': 'src/node/parse-worker.ts',
+    'parse-worker-web': 'src/workers/parse-worker-web.ts',
   }),
 );
