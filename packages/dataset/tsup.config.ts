@@ -9,5 +9,6 @@ export default defineConfig(
     tfjs: 'src/tfjs.ts',
     'parse-worker': 'src/node/parse-worker.ts',
     'parse-worker-web': 'src/workers/parse-worker-web.ts',
+    'image-worker-web': 'src/workers/image-worker-web.ts',
   }),
 );

@@ -262,7 +262,7 @@ describe('parse with workers', () => {
         .map((record) => record)
         .parse(SPEC, { workers: 2 }),
     ).toThrow(/workers > 1 parse straight from tfrecordDataset/);
-    for (const workers of [0, 1.5, -1, Number.NaN])
+    for (const workers of [0, 1.5, -1, Number.NaN, 257, 1e9])
       expect(() => tfrecordDataset(blob).parse(SPEC, { workers })).toThrow(
         expect.objectContaining({ code: 'INVALID_OPTION' }),
       );

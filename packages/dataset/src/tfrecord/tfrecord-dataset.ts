@@ -20,7 +20,8 @@ import type { PlannedRead } from './plan-reads.js';
 import { RecordReading } from './record-reading.js';
 import type { ReadingSettings } from './record-reading.js';
 import { webFiles } from './tfrecord-file.js';
-import { parseWebWorkersFor } from '../workers/web-parse-workers.js';
+import { parseWebWorkersFor } from '../workers/web-workers.js';
+import { MAX_WORKERS } from '../workers/parse-workers.js';
 import type { TfrecordFile, WebTfrecordInput } from './tfrecord-file.js';
 
 /** Options of `tfrecordDataset`. */
@@ -96,6 +97,8 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     const source = (this as unknown as TfrecordDataset).#source;
     const size = checkCount('parse', 'batchSize', options.batchSize ?? 1, 1);
     const workers = checkCount('parse', 'workers', options.workers ?? 1, 1);
+    if (workers > MAX_WORKERS)
+      throw invalidOption('parse', `workers must be at most ${MAX_WORKERS}, got ${workers}`);
     const dropRemainder = options.dropRemainder ?? false;
     const deterministic = options.deterministic ?? true;
     if (typeof deterministic !== 'boolean')

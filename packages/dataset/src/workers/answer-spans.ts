@@ -6,6 +6,7 @@ import { unmaskCrc } from '@tfpipe/sink-tfrecord/web';
 import { BatchParser } from '../parse/parse-example.js';
 import type { SpanRecord } from '../parse/parse-example.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
+import { toWorkerError } from './parse-workers.js';
 import type { SpanReply, SpanRequest } from './parse-workers.js';
 import { packStrings } from './packed-strings.js';
 
@@ -78,16 +79,7 @@ export function spanAnswerer(
       return {
         reply: {
           id: request.id,
-          error: TfpipeError.is(error)
-            ? {
-                code: error.code,
-                detail: error.detail,
-                position: error.position,
-                fatal: error.fatal,
-                ...(error.stage === undefined ? {} : { stage: error.stage }),
-                ...(error.reason === undefined ? {} : { reason: error.reason }),
-              }
-            : { message: error instanceof Error ? error.message : String(error) },
+          error: toWorkerError(error),
         },
         transfer: [],
       };

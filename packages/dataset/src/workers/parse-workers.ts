@@ -69,15 +69,14 @@ export interface ParseWorkerLauncher {
  */
 export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<Promise<ParsedBatch<Spec>>> {
   readonly detach = true;
-  readonly #spec: Spec;
-  readonly #launcher: ParseWorkerLauncher;
-  readonly #threads: (RequestThread | undefined)[];
-  #next = 0;
+  readonly #pool: WorkerPool;
 
   constructor(spec: Spec, count: number, launcher: ParseWorkerLauncher) {
-    this.#spec = spec;
-    this.#launcher = launcher;
-    this.#threads = Array.from({ length: count }, () => undefined);
+    this.#pool = new WorkerPool(
+      count,
+      () => launcher.start(spec),
+      (code) => launcher.exitMessage(code),
+    );
   }
 
   handle(spans: WireSpans): Promise<ParsedBatch<Spec>> {
@@ -114,7 +113,7 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
     const last = placeOf(places[count - 1]!);
     let thread: RequestThread;
     try {
-      thread = this.#thread();
+      thread = this.#pool.thread();
     } catch (error) {
       return Promise.reject(crashError(first, last, error));
     }
@@ -128,7 +127,7 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
     if (crcs !== undefined) transfer.push(crcs.buffer);
     return thread.request<SpanReply>(request, transfer).then(
       (reply) => {
-        if (reply.error !== undefined) throw rebuildError(reply.error);
+        if (reply.error !== undefined) throw errorFromWorker(reply.error);
         const batch = Object.create(null) as Record<string, Tensor>;
         for (const [name, tensor] of Object.entries(reply.batch)) batch[name] = tensor;
         unpackStrings(batch, reply.strings);
@@ -144,15 +143,40 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
       },
     );
   }
+}
 
-  /** The thread with the fewest batches waiting (a new one where a slot is empty or its thread died). */
-  #thread(): RequestThread {
+/**
+ * `count` workers started on first use (`start`) and stopped after 5 s without work, each request
+ * going to the one with the fewest waiting; a worker that died is replaced by the next request.
+ * Internal: what parse workers and image workers schedule with.
+ */
+export class WorkerPool {
+  readonly #start: () => ThreadWorker;
+  readonly #exitMessage: (code: number) => string;
+  readonly #threads: (RequestThread | undefined)[];
+  #next = 0;
+
+  constructor(count: number, start: () => ThreadWorker, exitMessage: (code: number) => string) {
+    this.#start = start;
+    this.#exitMessage = exitMessage;
+    this.#threads = Array.from({ length: count }, () => undefined);
+  }
+
+  /**
+   * The worker with the fewest requests waiting (a new one where a slot is empty or its worker died).
+   * @throws whatever starting a worker throws
+   */
+  thread(): RequestThread {
     let best: RequestThread | undefined;
     for (let step = 0; step < this.#threads.length; step++) {
       const slot = (this.#next + step) % this.#threads.length;
       let thread = this.#threads[slot];
       if (thread === undefined || !thread.running) {
-        thread = this.#start();
+        thread = new RequestThread({
+          start: this.#start,
+          idleExitMs: IDLE_EXIT_MS,
+          exitMessage: this.#exitMessage,
+        });
         this.#threads[slot] = thread;
       }
       if (best === undefined || thread.load < best.load) best = thread;
@@ -160,15 +184,6 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
     }
     this.#next = (this.#next + 1) % this.#threads.length;
     return best!;
-  }
-
-  #start(): RequestThread {
-    const launcher = this.#launcher;
-    return new RequestThread({
-      start: () => launcher.start(this.#spec),
-      idleExitMs: IDLE_EXIT_MS,
-      exitMessage: (code) => launcher.exitMessage(code),
-    });
   }
 }
 
@@ -197,7 +212,25 @@ function runOf(runEnds: Int32Array, index: number): number {
   return run;
 }
 
-function rebuildError(error: WorkerError): Error {
+/** An error caught in a worker as it crosses threads. Internal. */
+export function toWorkerError(error: unknown): WorkerError {
+  return TfpipeError.is(error)
+    ? {
+        code: error.code,
+        detail: error.detail,
+        position: error.position,
+        fatal: error.fatal,
+        ...(error.stage === undefined ? {} : { stage: error.stage }),
+        ...(error.reason === undefined ? {} : { reason: error.reason }),
+      }
+    : { message: error instanceof Error ? error.message : String(error) };
+}
+
+/** The most workers one pool starts (`workers` above is `INVALID_OPTION`). */
+export const MAX_WORKERS = 256;
+
+/** A worker's error (see {@link WorkerError}) as this thread's error. Internal. */
+export function errorFromWorker(error: WorkerError): Error {
   if (!('code' in error)) return new Error(error.message);
   return new TfpipeError(error.code, error.detail, {
     position: error.position,

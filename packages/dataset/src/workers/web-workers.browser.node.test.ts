@@ -1,7 +1,8 @@
-// The web entry's parse(spec, { workers }) on module Web Workers in a real Chromium (Debian's package
-// through playwright-core): the entry and its worker module bundled from the sources with esbuild and
-// served over HTTP beside TFRecord files written by sink-tfrecord's writer. Each result is compared
-// with the parse on the page's own thread and with the ids the files were written with.
+// The web entry's parse(spec, { workers }) and decodeImages(feature, { workers }) on module Web
+// Workers in a real Chromium (Debian's package through playwright-core): the entry and its worker
+// modules bundled from the sources with esbuild and served over HTTP beside TFRecord files written by
+// sink-tfrecord's writer. Each result is compared with the same work on the page's own thread and with
+// what the files were written with (ids, PNG pixels).
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -13,9 +14,20 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_ARGS, chromiumPath } from '../../../../test-support/chromium.js';
 import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
+import { noise, pngOf } from '../testing/png.js';
 import { range, temporaryFolder, writeExamples } from '../testing/write-records.js';
 
 const executablePath = chromiumPath();
+const IMAGES = 50;
+/** Image `id`'s size: 7 × 5, 9 × 4 or 3 × 8 pixels (width × height). */
+const IMAGE_WIDTH = (id: number): number => [7, 9, 3][id % 3]!;
+const IMAGE_HEIGHT = (id: number): number => [5, 4, 8][id % 3]!;
+
+/** What the page reports of one pass of `decodeImages`: each batch's ids and images, then the error. */
+interface DecodeResult {
+  readonly batches: { ids: string[]; shape: number[]; data: number[] }[];
+  readonly error?: PassResult['error'];
+}
 
 /** What the page reports of one pass: each batch as plain JSON (int64 as text), then the error if any. */
 interface PassResult {
@@ -86,6 +98,25 @@ globalThis.parsePass = async (entry, url, options) => {
   }
   return { batches };
 };
+globalThis.decodePass = async (entry, url, options, batchSize = 16, take = Infinity) => {
+  const api = await import(entry);
+  const spec = { id: api.fixedLen([], 'int64'), 'image/encoded': api.fixedLen([], 'string') };
+  const batches = [];
+  try {
+    const dataset = api
+      .tfrecordDataset(new URL(url, location.href))
+      .parse(spec, { batchSize })
+      .take(take)
+      .map(api.decodeImages('image/encoded', options));
+    for await (const batch of dataset) {
+      const images = batch['image/encoded'];
+      batches.push({ ids: Array.from(batch.id.data, String), shape: [...images.shape], data: Array.from(images.data) });
+    }
+  } catch (error) {
+    return { batches, error: { code: error.code, message: error.message, reason: error.reason, position: error.position && { ...error.position } } };
+  }
+  return { batches };
+};
 `;
 
 function exampleOf(id: number, badId?: number) {
@@ -111,6 +142,8 @@ describe.skipIf(executablePath === undefined)('parse with Web Workers in Chromiu
   let origin: string;
   const served = new Map<string, Uint8Array>();
   let crcOffset = 0;
+  let imagePixels: Uint8Array[] = [];
+  let brokenOffset = 0;
 
   beforeAll(async () => {
     const folder = await temporaryFolder();
@@ -120,6 +153,7 @@ describe.skipIf(executablePath === undefined)('parse with Web Workers in Chromiu
       entryPoints: {
         index: fileURLToPath(new URL('../index.ts', import.meta.url)),
         'parse-worker-web': fileURLToPath(new URL('./parse-worker-web.ts', import.meta.url)),
+        'image-worker-web': fileURLToPath(new URL('./image-worker-web.ts', import.meta.url)),
       },
       bundle: true,
       format: 'esm',
@@ -131,7 +165,10 @@ describe.skipIf(executablePath === undefined)('parse with Web Workers in Chromiu
     for (const file of bundle.outputFiles) {
       const name = file.path.slice(file.path.lastIndexOf('/') + 1);
       served.set(`/ok/${name}`, file.contents);
-      if (name === 'index.js') served.set('/broken/index.js', file.contents);
+      if (name === 'index.js') {
+        served.set('/broken/index.js', file.contents);
+        served.set('/throwing/index.js', file.contents);
+      }
     }
     const good = await writeExamples(folder, 'good.tfrecord', range(0, 3000), (id) => exampleOf(id));
     served.set('/data/good.tfrecord', await readFile(good));
@@ -143,6 +180,29 @@ describe.skipIf(executablePath === undefined)('parse with Web Workers in Chromiu
     const damaged = Uint8Array.from(await readFile(good));
     damaged[crcOffset + 12 + 3]! ^= 0x40; // a payload byte: the length CRC still holds
     served.set('/data/crc.tfrecord', damaged);
+    // PNGs of three sizes (written byte by byte: their pixels are known), record 37 not an image.
+    const pixelsOf = (id: number) => noise(IMAGE_HEIGHT(id) * IMAGE_WIDTH(id) * 3, id + 1);
+    imagePixels = range(0, IMAGES).map(pixelsOf);
+    const images = await writeExamples(folder, 'images.tfrecord', range(0, IMAGES), (id) =>
+      example({
+        id: int64(id),
+        'image/encoded': bytes(pngOf(IMAGE_WIDTH(id), IMAGE_HEIGHT(id), 3, pixelsOf(id))),
+      }),
+    );
+    served.set('/data/images.tfrecord', await readFile(images));
+    const broken = await writeExamples(folder, 'broken-images.tfrecord', range(0, IMAGES), (id) =>
+      example({
+        id: int64(id),
+        'image/encoded': bytes(
+          id === 37 ? Uint8Array.of(1, 2, 3) : pngOf(IMAGE_WIDTH(id), IMAGE_HEIGHT(id), 3, pixelsOf(id)),
+        ),
+      }),
+    );
+    served.set('/data/broken-images.tfrecord', await readFile(broken));
+    for await (const record of tfrecordDataset(broken))
+      if (record.recordIndex === 37) brokenOffset = record.byteOffset;
+    // A worker module that throws as it starts.
+    served.set('/throwing/parse-worker-web.js', new TextEncoder().encode("throw new Error('boom');"));
     served.set('/page.html', new TextEncoder().encode('<!doctype html><title>tfpipe</title>'));
     server = createServer((request, response) => {
       const body = served.get(new URL(request.url ?? '/', 'http://x').pathname);
@@ -264,5 +324,82 @@ describe.skipIf(executablePath === undefined)('parse with Web Workers in Chromiu
       position: { file: `${origin}/data/good.tfrecord`, recordIndex: 0, byteOffset: 0 },
     });
     expect(result.error!.reason).toMatch(/^records 0–99 of .+: the parse worker could not be loaded/);
+    const throwing = await pass('/data/good.tfrecord', { batchSize: 100, workers: 2 }, '/throwing/index.js');
+    expect(throwing.batches).toEqual([]);
+    expect(throwing.error).toMatchObject({ code: 'INTERNAL', position: { recordIndex: 0, byteOffset: 0 } });
+    expect(throwing.error!.reason).toMatch(/^records 0–99 of .+: the parse worker failed: .*boom/);
+  });
+
+  const decodePass = (url: string, options: object, batchSize = 16, take = 1e9): Promise<DecodeResult> =>
+    page.evaluate(
+      ([url, options, batchSize, take]) =>
+        (globalThis as unknown as { decodePass: (...args: unknown[]) => Promise<DecodeResult> }).decodePass(
+          '/ok/index.js',
+          url,
+          options,
+          batchSize,
+          take,
+        ),
+      [url, options, batchSize, take] as const,
+    );
+
+  it('decodes images on Web Workers: the pixels written, the same as on the page’s thread, in order', async () => {
+    const before = (await log()).started;
+    // Without a resize, the one size of images 0, 3, 6 … (a batch of one size each: every third record).
+    const nearest = { resize: { height: 6, width: 6, kernel: 'nearest' } };
+    const here = await decodePass('/data/images.tfrecord', nearest);
+    const there = await decodePass('/data/images.tfrecord', { ...nearest, workers: 3 });
+    expect(here.error).toBeUndefined();
+    expect(there.error).toBeUndefined();
+    expect(there.batches).toEqual(here.batches);
+    expect(there.batches.flatMap((batch) => batch.ids)).toEqual(range(0, IMAGES).map(String));
+    expect(there.batches[0]!.shape).toEqual([16, 6, 6, 3]);
+    expect((await log()).started - before).toBe(3);
+    // Lossless and not resized: exactly the pixels written (a batch of one image per pass, sizes differ).
+    const one = await decodePass('/data/images.tfrecord', { workers: 2 }, 1, 3);
+    expect(one.error).toBeUndefined();
+    expect(one.batches.map((batch) => batch.shape)).toEqual(
+      range(0, 3).map((id) => [1, IMAGE_HEIGHT(id), IMAGE_WIDTH(id), 3]),
+    );
+    expect(one.batches.map((batch) => batch.data)).toEqual(
+      imagePixels.slice(0, 3).map((pixels) => Array.from(pixels)),
+    );
+  });
+
+  it('an image that does not decode on a worker fails with the position of the one on the page', async () => {
+    const options = { resize: { height: 4, width: 4 } };
+    const here = await decodePass('/data/broken-images.tfrecord', options);
+    const there = await decodePass('/data/broken-images.tfrecord', { ...options, workers: 2 });
+    expect(there.batches).toEqual(here.batches);
+    expect(there.error).toEqual(here.error);
+    expect(there.error).toMatchObject({
+      code: 'IMAGE_DECODE',
+      position: {
+        file: `${origin}/data/broken-images.tfrecord`,
+        recordIndex: 37,
+        byteOffset: brokenOffset,
+        field: 'image/encoded',
+      },
+    });
+  });
+
+  it('an image worker terminated while it holds images fails the pass; the next pass decodes again', async () => {
+    const options = { resize: { height: 8, width: 8 }, workers: 2 };
+    const here = await decodePass('/data/images.tfrecord', { resize: options.resize });
+    await page.evaluate(() => {
+      (globalThis as unknown as { workerLog: { killAfterReply: boolean } }).workerLog.killAfterReply = true;
+    });
+    const killedBefore = (await log()).killed;
+    const killed = await decodePass('/data/images.tfrecord', options);
+    expect((await log()).killed).toBe(killedBefore + 1);
+    expect(killed.error).toMatchObject({
+      code: 'INTERNAL',
+      message: expect.stringContaining('an image worker failed'),
+      reason: 'the image worker stopped (terminated, closed or out of memory)',
+      position: { file: `${origin}/data/images.tfrecord`, field: 'image/encoded' },
+    });
+    expect(killed.batches).toEqual(here.batches.slice(0, killed.batches.length));
+    const again = await decodePass('/data/images.tfrecord', options);
+    expect(again.batches).toEqual(here.batches);
   });
 });

@@ -9,11 +9,8 @@ export interface LockedMessage {
   readonly locked: string;
 }
 
-/** The first message a parse Web Worker gets: its spec, and the Web Lock to hold while it lives. */
-export interface StartMessage {
-  readonly spec: ExampleParseSpec;
-  readonly lock?: string;
-}
+/** The first message a tfpipe Web Worker gets: what it works with, and the Web Lock to hold while it lives. */
+export type StartMessage<Init extends object = object> = Init & { readonly lock?: string };
 
 let nextLock = 0;
 
@@ -23,25 +20,22 @@ function webLocks(): LockManager | undefined {
 }
 
 /**
- * A module Web Worker as the `ThreadWorker` core's `RequestThread` drives. A worker gives no exit
+ * A module Web Worker (`create` starts it, `init` is its first message) as the `ThreadWorker` core's
+ * `RequestThread` drives. A worker gives no exit
  * event, so each holds a Web Lock of its own from its start to its end: when the lock comes free, the
  * worker is gone (terminated, closed or crashed) and the batches it held fail. An error event (a
  * worker script that does not load, an uncaught error) ends the worker and fails them too.
  */
-class WebThreadWorker implements ThreadWorker {
+export class WebThreadWorker implements ThreadWorker {
   readonly #worker: Worker;
   readonly #messages: ((message: unknown) => void)[] = [];
   readonly #errors: ((error: Error) => void)[] = [];
   readonly #exits: ((code: number) => void)[] = [];
   #ended = false;
 
-  constructor(spec: ExampleParseSpec) {
-    // The pattern bundlers (webpack 5, Vite, Parcel, esbuild with a plugin) recognise: the worker
-    // module is found beside this one, in the package's dist.
-    this.#worker = new Worker(new URL('./parse-worker-web.js', import.meta.url), {
-      type: 'module',
-      name: 'tfpipe parse',
-    });
+  /** @param role what the worker is, in error messages: `'parse worker'`, `'image worker'` */
+  constructor(create: () => Worker, init: object, role: string) {
+    this.#worker = create();
     const locks = webLocks();
     const lock = locks === undefined ? undefined : `tfpipe-parse-${nextLock++}-${Math.random()}`;
     this.#worker.addEventListener('message', (event: MessageEvent) => {
@@ -57,17 +51,17 @@ class WebThreadWorker implements ThreadWorker {
       event.preventDefault();
       const message =
         event instanceof ErrorEvent && event.message !== ''
-          ? `the parse worker failed: ${event.message}`
-          : 'the parse worker could not be loaded (module Web Worker parse-worker-web.js beside the package’s entry: see the README on bundlers)';
+          ? `the ${role} failed: ${event.message}`
+          : `the ${role} could not be loaded (a module Web Worker beside the package’s entry: see the README on bundlers)`;
       void this.terminate();
       this.#end(() => this.#errors.forEach((listener) => listener(new Error(message))));
     });
     this.#worker.addEventListener('messageerror', () => {
       void this.terminate();
-      const error = new Error('the parse worker sent a message that could not be read');
+      const error = new Error(`the ${role} sent a message that could not be read`);
       this.#end(() => this.#errors.forEach((listener) => listener(error)));
     });
-    const start: StartMessage = lock === undefined ? { spec } : { spec, lock };
+    const start: StartMessage = lock === undefined ? init : { ...init, lock };
     this.#worker.postMessage(start);
   }
 
@@ -101,10 +95,26 @@ class WebThreadWorker implements ThreadWorker {
   }
 }
 
+/** Why the requests a Web Worker held failed when its lock came free. */
+export function stoppedMessage(role: string): string {
+  return `the ${role} stopped (terminated, closed or out of memory)`;
+}
+
 /** Parse workers on module Web Workers. */
 const WEB_WORKERS: ParseWorkerLauncher = {
-  start: (spec) => new WebThreadWorker(spec),
-  exitMessage: () => 'the parse worker stopped (terminated, closed or out of memory)',
+  start: (spec) =>
+    new WebThreadWorker(
+      // The pattern bundlers (webpack 5, Vite, Parcel) recognise: the worker module is found beside
+      // this one, in the package's dist.
+      () =>
+        new Worker(new URL('./parse-worker-web.js', import.meta.url), {
+          type: 'module',
+          name: 'tfpipe parse',
+        }),
+      { spec },
+      'parse worker',
+    ),
+  exitMessage: () => stoppedMessage('parse worker'),
 };
 
 const workersBySpec = new WeakMap<object, Map<number, ParseWorkers<ExampleParseSpec>>>();
