@@ -8,5 +8,7 @@ export default defineConfig(
     ort: 'src/ort.ts',
     tfjs: 'src/tfjs.ts',
     'parse-worker': 'src/node/parse-worker.ts',
+    'parse-worker-web': 'src/workers/parse-worker-web.ts',
+    'image-worker-web': 'src/workers/image-worker-web.ts',
   }),
 );

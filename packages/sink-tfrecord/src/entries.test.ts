@@ -79,6 +79,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "iterate: function",
         "readTfrecordStream: function",
         "unframeRecords: function",
+        "unmaskCrc: function",
         "wasmCrc32c: function",
         "wasmFrameWalker: function",
         "writeRecordHeader: function",

@@ -21,7 +21,7 @@ export type { TfrecordReaderSettings } from './tfrecord-reader.js';
 
 // Framing and CRC primitives and the reader's record limits, for readers in the browser
 // (`@tfpipe/dataset`, the viewer) and tests that build records by hand
-export { crc32c } from './crc32c.js';
+export { crc32c, unmaskCrc } from './crc32c.js';
 export { wasmCrc32c } from './wasm-crc32c.js';
 export { wasmFrameWalker } from './wasm-frame-walker.js';
 export type { FrameWalk, FrameWalker } from './wasm-frame-walker.js';

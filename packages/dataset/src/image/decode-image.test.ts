@@ -24,6 +24,15 @@ describe('decodeImage from the web entry without a browser', () => {
       'resize.fit must be one of fill, cover, contain, got "stretch"',
     );
   });
+
+  it.skipIf(typeof Worker === 'function')('refuses image workers where there is no Worker', () => {
+    expect(() => decodeImages('image', { workers: 2 })).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining('decodes on module Web Workers, and there is no Worker here'),
+      }),
+    );
+  });
 });
 
 describe('the types of decodeImage and decodeImages', () => {

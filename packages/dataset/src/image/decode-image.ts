@@ -45,10 +45,36 @@ const STAGE = 'decodeImage';
 /** `i / 255` as float32, for each byte. */
 const UNIT_FLOATS = Float32Array.from({ length: 256 }, (_, value) => value / 255);
 
-/** A `decodeImage` that decodes with `decode` (sharp in Node, the browser's decoder on the web). */
-export function imageDecoder(decode: PixelDecoder): DecodeImage {
+/** Decodes on `count` workers (the option `workers`), where an entry has them. */
+export type WorkerPixelDecoder = (count: number) => PixelDecoder;
+
+/**
+ * The decoder for `settings`: `decode`, or with `workers` > 1 the entry's `onWorkers`.
+ * @throws TfpipeError `INVALID_OPTION` for `workers` > 1 where the entry has no workers
+ */
+export function decoderFor(
+  decode: PixelDecoder,
+  onWorkers: WorkerPixelDecoder | undefined,
+  settings: ImageSettings,
+): PixelDecoder {
+  if (settings.workers === 1) return decode;
+  if (onWorkers === undefined)
+    throw new TfpipeError(
+      'INVALID_OPTION',
+      `workers must be 1 here (got ${settings.workers}): sharp already decodes on its own threads; workers are the browser entry's Web Workers`,
+      { stage: STAGE, fatal: true },
+    );
+  return onWorkers(settings.workers);
+}
+
+/**
+ * A `decodeImage` that decodes with `decode` (sharp in Node, the browser's decoder on the web), or on
+ * `onWorkers` when the options ask for workers.
+ */
+export function imageDecoder(base: PixelDecoder, onWorkers?: WorkerPixelDecoder): DecodeImage {
   return async (input: Uint8Array | readonly Uint8Array[], options?: DecodeImageOptions) => {
     const settings = checkImageOptions(options);
+    const decode = decoderFor(base, onWorkers, settings);
     const origin = options?.origin ?? {};
     const positionAt = (index: number): Position => originPosition(origin, index);
     if (input instanceof Uint8Array) {

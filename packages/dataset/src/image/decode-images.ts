@@ -1,8 +1,8 @@
 import { TfpipeError } from '@tfpipe/core';
 import { attachPositions, batchPosition } from '../batch-positions.js';
 import type { DenseTensor } from '../tensor.js';
-import { batchImagePosition, decodeBatch } from './decode-image.js';
-import type { ImageTensor, PixelDecoder } from './decode-image.js';
+import { batchImagePosition, decodeBatch, decoderFor } from './decode-image.js';
+import type { ImageTensor, PixelDecoder, WorkerPixelDecoder } from './decode-image.js';
 import { checkImageOptions } from './image-options.js';
 import type { DecodeImageOptions, ImageDtype } from './image-options.js';
 
@@ -25,8 +25,8 @@ export interface DecodeImages {
   ): <B extends { readonly [K in F]: DenseTensor<'string'> }>(batch: B) => Promise<WithImages<B, F, D>>;
 }
 
-/** The `decodeImages` of an entry, decoding with `decode`. */
-export function imagesStep(decode: PixelDecoder): DecodeImages {
+/** The `decodeImages` of an entry, decoding with `base` (or `onWorkers`, for the option `workers`). */
+export function imagesStep(base: PixelDecoder, onWorkers?: WorkerPixelDecoder): DecodeImages {
   return ((feature: string, options?: DecodeImagesOptions) => {
     if (typeof feature !== 'string')
       throw new TfpipeError('INVALID_OPTION', `decodeImages needs a feature name, got ${String(feature)}`, {
@@ -34,6 +34,7 @@ export function imagesStep(decode: PixelDecoder): DecodeImages {
         fatal: true,
       });
     const settings = checkImageOptions(options);
+    const decode = decoderFor(base, onWorkers, settings);
     return async (batch: Record<string, unknown>) => {
       const tensor = batch?.[feature] as DenseTensor | undefined;
       if (tensor?.kind !== 'dense' || tensor.dtype !== 'string' || tensor.shape.length !== 1)

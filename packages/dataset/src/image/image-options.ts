@@ -1,5 +1,6 @@
 import { TfpipeError } from '@tfpipe/core';
 import type { BatchOrigin } from '../parse/record-position.js';
+import { MAX_WORKERS } from '../workers/parse-workers.js';
 
 /** The element type of a decoded image: bytes as stored, or floats scaled to [0, 1]. */
 export type ImageDtype = 'uint8' | 'float32';
@@ -59,6 +60,14 @@ export interface DecodeImageOptions<D extends ImageDtype = ImageDtype> {
   readonly feature?: string;
   /** Where bare byte arrays came from (file, index of the first record), named in errors. @default none */
   readonly origin?: BatchOrigin;
+  /**
+   * Module Web Workers that decode the images (the main entry, in browsers whose workers have
+   * `createImageBitmap` and `OffscreenCanvas`): each image goes to the worker with the fewest waiting.
+   * 1 decodes on this thread. At most 256. The Node entry takes only 1: sharp already decodes on its
+   * own threads.
+   * @default 1
+   */
+  readonly workers?: number;
 }
 
 /** The checked options a decoder works with. */
@@ -73,6 +82,8 @@ export interface ImageSettings {
       }
     | undefined;
   readonly dtype: ImageDtype;
+  /** Web Workers that decode (1: this thread). */
+  readonly workers: number;
 }
 
 const FITS: readonly ImageFit[] = ['fill', 'cover', 'contain'];
@@ -96,8 +107,11 @@ export function checkImageOptions(options: DecodeImageOptions | undefined): Imag
     throw invalid(`dtype must be 'uint8' or 'float32', got ${JSON.stringify(dtype)}`);
   if (options?.feature !== undefined && typeof options.feature !== 'string')
     throw invalid(`feature must be a string, got ${JSON.stringify(options.feature)}`);
+  const workers = options?.workers ?? 1;
+  if (!Number.isSafeInteger(workers) || workers < 1 || workers > MAX_WORKERS)
+    throw invalid(`workers must be an integer from 1 to ${MAX_WORKERS}, got ${String(workers)}`);
   const resize = options?.resize;
-  if (resize === undefined) return { channels, dtype, resize: undefined };
+  if (resize === undefined) return { channels, dtype, workers, resize: undefined };
   if (typeof resize !== 'object' || resize === null)
     throw invalid('resize must be an object { height, width, fit?, kernel? }');
   for (const side of ['height', 'width'] as const) {
@@ -111,5 +125,5 @@ export function checkImageOptions(options: DecodeImageOptions | undefined): Imag
   const kernel = resize.kernel ?? 'linear';
   if (!KERNELS.includes(kernel))
     throw invalid(`resize.kernel must be one of ${KERNELS.join(', ')}, got ${JSON.stringify(kernel)}`);
-  return { channels, dtype, resize: { height: resize.height, width: resize.width, fit, kernel } };
+  return { channels, dtype, workers, resize: { height: resize.height, width: resize.width, fit, kernel } };
 }

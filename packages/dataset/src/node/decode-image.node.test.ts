@@ -190,6 +190,11 @@ describe('decodeImage (sharp)', () => {
       [{ resize: { height: 4, width: 4, fit: 'inside' } }, 'resize.fit must be one of fill, cover, contain'],
       [{ resize: { height: 4, width: 4, kernel: 'mitchell' } }, 'resize.kernel must be one of'],
       [{ resize: 224 }, 'resize must be an object'],
+      [{ workers: 0 }, 'workers must be an integer from 1 to 256, got 0'],
+      [{ workers: 1.5 }, 'workers must be an integer from 1 to 256'],
+      [{ workers: 1e9 }, 'workers must be an integer from 1 to 256'],
+      // sharp already decodes on its own threads: Web Workers are the browser entry's.
+      [{ workers: 2 }, 'workers must be 1 here (got 2): sharp already decodes on its own threads'],
     ];
     for (const [options, message] of cases) {
       const error = await failure(decodeImage(png, options as never));
@@ -199,6 +204,10 @@ describe('decodeImage (sharp)', () => {
     expect(() => decodeImages('image/encoded', { channels: 5 } as never)).toThrow(
       'channels must be 1, 3 or 4',
     );
+    expect(() => decodeImages('image/encoded', { workers: 2 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_OPTION' }),
+    );
+    expect((await decodeImage(png, { workers: 1 })).shape).toEqual([5, 7, 3]);
   });
 });
 

@@ -8,25 +8,8 @@ import { TfrecordDataset, datasetSource } from '../tfrecord/tfrecord-dataset.js'
 import type { TfrecordDatasetOptions } from '../tfrecord/tfrecord-dataset.js';
 import { webFiles } from '../tfrecord/tfrecord-file.js';
 import type { TfrecordFile, WebTfrecordInput } from '../tfrecord/tfrecord-file.js';
-import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import { nodeFile } from './node-file.js';
-import { ParseWorkers } from './parse-workers.js';
-
-/** The worker threads of each spec object and thread count, kept while the spec is. */
-const workersBySpec = new WeakMap<object, Map<number, ParseWorkers<ExampleParseSpec>>>();
-
-/**
- * The parse workers for `spec`: the same threads for every `parse` with the same spec object, so a
- * pass (an epoch, a new dataset over other files) does not start threads again while they live.
- */
-function parseWorkersFor<Spec extends ExampleParseSpec>(spec: Spec, count: number): ParseWorkers<Spec> {
-  let byCount = workersBySpec.get(spec);
-  if (byCount === undefined)
-    workersBySpec.set(spec, (byCount = new Map<number, ParseWorkers<ExampleParseSpec>>()));
-  let workers = byCount.get(count);
-  if (workers === undefined) byCount.set(count, (workers = new ParseWorkers(spec, count)));
-  return workers as ParseWorkers<Spec>;
-}
+import { parseThreadsFor } from './parse-workers.js';
 
 /** What the Node entry reads: file paths and globs, and everything the web entry reads. */
 export type TfrecordInput = string | WebTfrecordInput;
@@ -58,7 +41,7 @@ export function tfrecordDataset(
       // The JS CRC over the reader's buffer for small records, where a native call's fixed cost and a
       // view per call cost more than they save; the native one over large records (bench/README.md, case c).
       { crc: crc32c, crcRange: fastCrc32cRange, decompressor: nodeDecompressor },
-      parseWorkersFor,
+      parseThreadsFor,
     ),
   );
 }

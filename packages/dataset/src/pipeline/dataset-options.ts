@@ -45,8 +45,9 @@ export interface ParseOptions {
   /** Drop a last batch shorter than `batchSize`. @default false */
   readonly dropRemainder?: boolean;
   /**
-   * Worker threads that parse the batches (`tfrecordDataset(...).parse` in `@tfpipe/dataset/node`),
-   * while this thread reads the files and verifies their CRCs. 1 parses on this thread.
+   * Workers that parse the batches of `tfrecordDataset(...).parse` while this thread reads the files:
+   * worker threads in `@tfpipe/dataset/node`, module Web Workers in the main entry (browsers). 1
+   * parses on this thread.
    * @default 1
    */
   readonly workers?: number;

@@ -249,8 +249,12 @@ describe('parse with workers', () => {
 
   it('rejects workers where there are no threads, and bad worker options', () => {
     const blob = new Blob([]);
+    // The web entry's workers are Web Workers: Node has no global Worker.
     expect(() => webDataset(blob).parse(SPEC, { workers: 2 })).toThrow(
-      expect.objectContaining({ code: 'INVALID_OPTION' }),
+      expect.objectContaining({
+        code: 'INVALID_OPTION',
+        message: expect.stringContaining("in Node use '@tfpipe/dataset/node'"),
+      }),
     );
     expect(() => webDataset(blob).parse(SPEC, { workers: 1 })).not.toThrow();
     expect(() =>
@@ -258,7 +262,7 @@ describe('parse with workers', () => {
         .map((record) => record)
         .parse(SPEC, { workers: 2 }),
     ).toThrow(/workers > 1 parse straight from tfrecordDataset/);
-    for (const workers of [0, 1.5, -1, Number.NaN])
+    for (const workers of [0, 1.5, -1, Number.NaN, 257, 1e9])
       expect(() => tfrecordDataset(blob).parse(SPEC, { workers })).toThrow(
         expect.objectContaining({ code: 'INVALID_OPTION' }),
       );

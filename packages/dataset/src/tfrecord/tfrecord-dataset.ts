@@ -20,6 +20,8 @@ import type { PlannedRead } from './plan-reads.js';
 import { RecordReading } from './record-reading.js';
 import type { ReadingSettings } from './record-reading.js';
 import { webFiles } from './tfrecord-file.js';
+import { parseWebWorkersFor } from '../workers/web-workers.js';
+import { MAX_WORKERS } from '../workers/parse-workers.js';
 import type { TfrecordFile, WebTfrecordInput } from './tfrecord-file.js';
 
 /** Options of `tfrecordDataset`. */
@@ -49,7 +51,7 @@ export interface TfrecordDatasetSource {
   readonly reading: RecordReading;
   readonly numParallelReads: number;
   readonly shard?: ShardOptions;
-  /** Starts parse worker threads; absent where there are none (the web entry). */
+  /** Starts parse workers: worker threads (Node entry) or module Web Workers (web entry). */
   readonly parseWorkers?: ParseWorkersFactory;
 }
 
@@ -83,8 +85,9 @@ export class TfrecordDataset extends Dataset<TfRecord> {
   /**
    * The fused parse: read straight into the batches (see `Dataset.parse`), with no record object per
    * record when the files are read one after another (`numParallelReads` 1) and not sharded
-   * element-wise. In the Node entry, `workers` > 1 parses the batches on worker threads.
-   * @throws TfpipeError `INVALID_OPTION` for `workers` > 1 in the web entry
+   * element-wise. `workers` > 1 parses the batches on worker threads (Node entry) or module Web
+   * Workers (web entry).
+   * @throws TfpipeError `INVALID_OPTION` for `workers` > 1 in the web entry where there is no `Worker`
    */
   override parse<const Spec extends ExampleParseSpec>(
     this: Dataset<SerializedRecord>,
@@ -94,6 +97,8 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     const source = (this as unknown as TfrecordDataset).#source;
     const size = checkCount('parse', 'batchSize', options.batchSize ?? 1, 1);
     const workers = checkCount('parse', 'workers', options.workers ?? 1, 1);
+    if (workers > MAX_WORKERS)
+      throw invalidOption('parse', `workers must be at most ${MAX_WORKERS}, got ${workers}`);
     const dropRemainder = options.dropRemainder ?? false;
     const deterministic = options.deterministic ?? true;
     if (typeof deterministic !== 'boolean')
@@ -225,5 +230,7 @@ export function tfrecordDataset(
   options: TfrecordDatasetOptions = {},
 ): TfrecordDataset {
   const files = webFiles(inputs);
-  return new TfrecordDataset(datasetSource(() => Promise.resolve(files), options, { crc: crc32c }));
+  return new TfrecordDataset(
+    datasetSource(() => Promise.resolve(files), options, { crc: crc32c }, parseWebWorkersFor),
+  );
 }
