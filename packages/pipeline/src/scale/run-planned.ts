@@ -16,7 +16,9 @@ import { workShard } from './work-shard.js';
 export interface RunPlannedOptions {
   /**
    * Processes working shards at once: this one and `workers - 1` child processes, started before planning
-   * so that their start overlaps it (1: this process alone). @default 1
+   * so that their start overlaps it (1: this process alone). With 2 or more, the last `workers` indexes
+   * run as one part per unit on whichever process is free, joined in order at the commit, when the
+   * output allows it (uncompressed, no `.idx`, no shuffle or sample): the same bytes. @default 1
    */
   readonly workers?: number;
   /** Work indexes (output shards per split). @default sink.options.shards, else `workers` */
