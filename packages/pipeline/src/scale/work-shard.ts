@@ -21,9 +21,8 @@ export interface WorkShardOptions {
   /**
    * Processes working this plan's indexes at once on this machine (`runPlannedPipeline`'s
    * `workers`), so that per-process defaults share the cores: with 2 or more, an image source's
-   * `concurrency` default is divided among them, and once they fill the cores each sink computes its
-   * CRCs on its own thread (no `crcThread`). Options the pipeline sets are kept. The bytes written are
-   * the same for any value. @default 1
+   * `concurrency` default (images decoded at once) is divided among them, unless the pipeline sets
+   * it. The bytes written are the same for any value. @default 1
    */
   readonly lanes?: number;
 }
@@ -85,11 +84,10 @@ export async function shardPipeline(
     lanes > 1 && loaded.source.name === '@tfpipe/source-images' && sourceOptions.concurrency === undefined
       ? { concurrency: Math.max(1, Math.floor(Math.max(IMAGES_IN_FLIGHT, cores) / lanes)) }
       : {};
-  const crc = lanes > 1 && lanes >= cores && sinkOptions.crcThread === undefined ? { crcThread: false } : {};
   return {
     ...loaded,
     source: unitSource(plan, loaded.source, { ...sourceOptions, ...shared }, units),
-    sinkOptions: { ...sinkOptions, ...crc, directory: staging, shards: 1, overwrite: false, manifest: true },
+    sinkOptions: { ...sinkOptions, directory: staging, shards: 1, overwrite: false, manifest: true },
   };
 }
 
