@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlanUnit, ScalePlan } from './plan-types.js';
 import { handOutOrder, handOutTasks, runPlannedPipeline } from './run-planned.js';
 import { partsJoinable } from './work-parts.js';
+import { laneSourceOptions } from './work-shard.js';
 
 /** A plan of the given units dealt to shards as listed (only what handOutOrder reads). */
 function planOf(units: PlanUnit[], shards: number[][], config: object = PLAIN): ScalePlan {
@@ -114,6 +115,22 @@ describe('handOutTasks', () => {
   });
 });
 
+describe('laneSourceOptions', () => {
+  const images = (options: object) => ({ source: { name: '@tfpipe/source-images' }, sourceOptions: options });
+  it("divides an image source's in-flight default among the lanes, unless the pipeline sets it", () => {
+    expect(laneSourceOptions(images({ folder: 'a' }) as never, 2, 2)).toEqual({
+      folder: 'a',
+      concurrency: 2,
+    });
+    expect(laneSourceOptions(images({}) as never, 3, 2)).toEqual({ concurrency: 1 });
+    expect(laneSourceOptions(images({}) as never, 2, 16)).toEqual({ concurrency: 8 });
+    expect(laneSourceOptions(images({}) as never, 1, 2)).toEqual({});
+    expect(laneSourceOptions(images({ concurrency: 6 }) as never, 2, 2)).toEqual({ concurrency: 6 });
+    const csv = { source: { name: '@tfpipe/source-csv' }, sourceOptions: { path: 'a.csv' } };
+    expect(laneSourceOptions(csv as never, 2, 2)).toEqual({ path: 'a.csv' });
+  });
+});
+
 /** This process's children running `script` (Linux /proc). */
 async function childrenRunning(script: string): Promise<number> {
   let count = 0;
@@ -190,6 +207,29 @@ describe('runPlannedPipeline on two processes', () => {
     // No temporary left: the parts' staging directories went with the join.
     const hidden = (await readdir(join(directory, 'two'))).filter((name) => name.startsWith('.'));
     expect(hidden).toEqual([expect.stringMatching(/^\.tfpipe-plan-/)]);
+  }, 120_000);
+
+  it('fails with the bad cell of the last row, no manifest, no part or temporary left', async () => {
+    const text = await readFile(join(directory, 'rows.csv'), 'utf8');
+    await writeFile(join(directory, 'bad.csv'), text.replace(/\n1199,/, '\nnot-a-number,'));
+    const bad = {
+      ...config('bad'),
+      source: {
+        plugin: 'csv',
+        options: {
+          path: join(directory, 'bad.csv'),
+          schema: { id: 'int64', fold: 'bytes', keep: 'bytes', text: 'bytes' },
+        },
+      },
+    };
+    const error = await runPlannedPipeline(bad as never, { workers: 2, workerScript }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ position: { file: join(directory, 'bad.csv'), row: 1199 } });
+    const names = await readdir(join(directory, 'bad'));
+    expect(names.filter((name) => name.endsWith('.manifest.json') || name.includes('tfpipe-tmp'))).toEqual(
+      [],
+    );
   }, 120_000);
 
   it('writes gzip shards whole on two processes, the same bytes as one', async () => {

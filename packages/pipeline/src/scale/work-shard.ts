@@ -53,6 +53,21 @@ export function checkIndex(plan: ScalePlan, index: number): void {
 const IMAGES_IN_FLIGHT = 4;
 
 /**
+ * The source options of one of `lanes` processes working a plan at once: an image source's
+ * `concurrency` default divided among them (unless the pipeline sets it); other sources' as given.
+ */
+export function laneSourceOptions(
+  loaded: Pick<LoadedPipeline, 'source' | 'sourceOptions'>,
+  lanes: number,
+  cores = availableParallelism(),
+): Record<string, unknown> {
+  const options = loaded.sourceOptions as Record<string, unknown>;
+  if (lanes < 2 || loaded.source.name !== '@tfpipe/source-images' || options.concurrency !== undefined)
+    return options;
+  return { ...options, concurrency: Math.max(1, Math.floor(Math.max(IMAGES_IN_FLIGHT, cores) / lanes)) };
+}
+
+/**
  * The pipeline as shard `index` runs it: `units` (by default all of the index's) as the source, one
  * shard into `staging`; per-process defaults shared among `lanes` processes (see
  * {@link WorkShardOptions.lanes}).
@@ -78,15 +93,9 @@ export async function shardPipeline(
     { baseDirectory },
   );
   const sinkOptions = loaded.sinkOptions as Record<string, unknown>;
-  const sourceOptions = loaded.sourceOptions as Record<string, unknown>;
-  const cores = availableParallelism();
-  const shared =
-    lanes > 1 && loaded.source.name === '@tfpipe/source-images' && sourceOptions.concurrency === undefined
-      ? { concurrency: Math.max(1, Math.floor(Math.max(IMAGES_IN_FLIGHT, cores) / lanes)) }
-      : {};
   return {
     ...loaded,
-    source: unitSource(plan, loaded.source, { ...sourceOptions, ...shared }, units),
+    source: unitSource(plan, loaded.source, laneSourceOptions(loaded, lanes), units),
     sinkOptions: { ...sinkOptions, directory: staging, shards: 1, overwrite: false, manifest: true },
   };
 }
