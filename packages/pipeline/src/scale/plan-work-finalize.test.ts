@@ -10,6 +10,7 @@ import { planPipeline } from './plan-pipeline.js';
 import { runPipelineConfig } from '../run/run-pipeline-config.js';
 import { readPlanFile, writePlanFile } from './plan-file.js';
 import { planStatus } from './plan-status.js';
+import { workPart } from './work-parts.js';
 import { workShard } from './work-shard.js';
 
 let directory: string;
@@ -112,6 +113,13 @@ describe('plan, work, finalize', () => {
       code: (single as TfpipeError).code,
       position: { file: join(directory, 'bad.csv'), ...expected },
     });
+    // The same unit as a part of its index (run --workers): the same error, and its staging directory gone.
+    const part = await workPart(plan, index, [third]).catch((caught: unknown) => caught);
+    expect(part).toMatchObject({
+      code: (single as TfpipeError).code,
+      position: { file: join(directory, 'bad.csv'), ...expected },
+    });
+    expect((await readdir(plan.directory)).filter((name) => name.includes('-part'))).toEqual([]);
   });
 
   it('refuses a hand-edited plan, another planVersion, a changed input and an index out of range', async () => {

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TfpipeError, type Progress, type TfpipeErrorCode } from '@tfpipe/core';
@@ -9,13 +9,16 @@ import { writePlanFile } from './plan-file.js';
 import { planPipeline } from './plan-pipeline.js';
 import type { ScalePlan } from './plan-types.js';
 import { markerDirectory } from './shard-marker.js';
+import { commitParts, partsJoinable, workPart, type WrittenPart } from './work-parts.js';
 import { workShard } from './work-shard.js';
 
 /** Options of {@link runPlannedPipeline}. */
 export interface RunPlannedOptions {
   /**
    * Processes working shards at once: this one and `workers - 1` child processes, started before planning
-   * so that their start overlaps it (1: this process alone). @default 1
+   * so that their start overlaps it (1: this process alone). With 2 or more, the last `workers` indexes
+   * run as one part per unit on whichever process is free, joined in order at the commit, when the
+   * output allows it (uncompressed, no `.idx`, no shuffle or sample): the same bytes. @default 1
    */
   readonly workers?: number;
   /** Work indexes (output shards per split). @default sink.options.shards, else `workers` */
@@ -37,17 +40,27 @@ export interface RunPlannedResult extends FinalizeResult {
 
 interface ChildMessage {
   readonly ready?: boolean;
-  readonly index?: number;
+  /** Progress of task `task`. */
+  readonly task?: number;
   readonly records?: number;
   readonly done?: number;
+  /** The part a done part task wrote. */
+  readonly part?: WrittenPart;
   readonly failed?: number;
   readonly error?: { code: TfpipeErrorCode; message: string; stage?: string; position?: object };
 }
 
-/** How much work index `index` holds, for handing out the largest first: CSV bytes, else units. */
-function shardWeight(plan: ScalePlan, index: number): number {
+/** One piece of work a lane takes: a whole index, or a part of one (some of its units, in order). */
+export interface LaneTask {
+  readonly index: number;
+  /** The part's units; absent for the whole index. */
+  readonly units?: readonly number[];
+}
+
+/** How much work the given units hold, for handing out the largest first: CSV bytes, else units. */
+function unitsWeight(plan: ScalePlan, units: readonly number[]): number {
   let weight = 0;
-  for (const unit of plan.shards[index]!.units) {
+  for (const unit of units) {
     const planned = plan.units[unit]!;
     weight += planned.kind === 'bytes' ? planned.end - planned.start : 1;
   }
@@ -60,10 +73,32 @@ function shardWeight(plan: ScalePlan, index: number): number {
  * changes no output: each index writes its own files.
  */
 export function handOutOrder(plan: ScalePlan): number[] {
-  const weights = plan.shards.map(({ index }) => shardWeight(plan, index));
+  const weights = plan.shards.map(({ units }) => unitsWeight(plan, units));
   return plan.shards
     .map(({ index }) => index)
     .sort((left, right) => weights[right]! - weights[left]! || left - right);
+}
+
+/**
+ * The tasks `lanes` lanes take in turn: whole indexes largest first, then, when parts can be joined
+ * ({@link partsJoinable}), the last `lanes` indexes of more than one unit cut into one part per
+ * unit, largest first, so that at the end a lane waits for at most one unit of another, not a whole
+ * index. Each index's bytes are the same either way.
+ */
+export function handOutTasks(plan: ScalePlan, lanes: number): LaneTask[] {
+  const order = handOutOrder(plan);
+  const cut = new Set(
+    lanes > 1 && partsJoinable(plan)
+      ? order.filter((index) => plan.shards[index]!.units.length > 1).slice(-lanes)
+      : [],
+  );
+  const parts = order
+    .filter((index) => cut.has(index))
+    .flatMap((index) => plan.shards[index]!.units.map((unit) => ({ index, units: [unit] })))
+    .map((task, position) => ({ task, position, weight: unitsWeight(plan, task.units) }))
+    .sort((left, right) => right.weight - left.weight || left.position - right.position)
+    .map(({ task }) => task);
+  return [...order.filter((index) => !cut.has(index)).map((index) => ({ index })), ...parts];
 }
 
 /**
@@ -79,25 +114,30 @@ function startChildren(count: number, script: string): ChildProcess[] {
   });
 }
 
+/** What a lane does with a task: resolves with the records written, and the part for a part task. */
+type LocalWork = (task: LaneTask, id: number) => Promise<WrittenPart | undefined>;
+
 /**
- * Works every index on `workers` lanes: this process (`local`) and the started child processes,
- * each taking the next index when it is free, largest first. (This process works too: it would only
- * wait otherwise, and a child costs a process start and its own JIT warm-up.)
+ * Works every task on the lanes: this process (`local`) and the started child processes, each
+ * taking the next task when it is free. (This process works too: it would only wait otherwise, and a
+ * child costs a process start and its own JIT warm-up.) Each part goes to `onPart` as it is done.
  */
 function workOnChildren(
-  plan: ScalePlan,
   planFile: string,
+  tasks: readonly LaneTask[],
   started: readonly ChildProcess[],
-  report: (index: number, records: number) => void,
-  local: (index: number) => Promise<void>,
+  report: (id: number, records: number) => void,
+  local: LocalWork,
+  onPart: (task: LaneTask, id: number, part: WrittenPart) => void,
 ): Promise<void> {
-  const order = handOutOrder(plan);
   let next = 0;
   let failure: TfpipeError | undefined;
   const here = (async () => {
-    while (failure === undefined && next < order.length) {
+    while (failure === undefined && next < tasks.length) {
+      const id = next++;
       try {
-        await local(order[next++]!);
+        const part = await local(tasks[id]!, id);
+        if (part !== undefined) onPart(tasks[id]!, id, part);
       } catch (error) {
         failure ??= TfpipeError.is(error)
           ? error
@@ -107,15 +147,18 @@ function workOnChildren(
   })();
   const children = started.map((child) => {
     const give = (): void => {
-      if (failure === undefined && next < order.length) child.send({ index: order[next++] });
-      else child.send({ exit: true });
+      if (failure === undefined && next < tasks.length) {
+        const id = next++;
+        child.send({ task: id, ...tasks[id]! });
+      } else child.send({ exit: true });
     };
     child.on('message', (message: ChildMessage) => {
       if (message.ready === true) give();
-      else if (message.index !== undefined && message.records !== undefined)
-        report(message.index, message.records);
+      else if (message.task !== undefined && message.records !== undefined)
+        report(message.task, message.records);
       else if (message.done !== undefined) {
         report(message.done, message.records ?? 0);
+        if (message.part !== undefined) onPart(tasks[message.done]!, message.done, message.part);
         give();
       } else if (message.failed !== undefined && message.error !== undefined) {
         const { code, message: text, stage, position } = message.error;
@@ -144,12 +187,53 @@ function workOnChildren(
       if (child.exitCode !== null || child.signalCode !== null) end(child.exitCode, child.signalCode);
       else child.on('exit', end);
     });
-    child.send({ plan: planFile });
+    child.send({ plan: planFile, lanes: started.length + 1 });
     return ended;
   });
   return Promise.all([here, ...children]).then(() => {
     if (failure !== undefined) throw failure;
   });
+}
+
+/**
+ * Joins the parts of cut indexes as they arrive: once every part of an index is there, commits it
+ * ({@link commitParts}). `settle` waits for every commit begun; `discard` removes parts never joined.
+ */
+function partJoiner(plan: ScalePlan, tasks: readonly LaneTask[]) {
+  const expected = new Map<number, number[]>();
+  tasks.forEach((task, id) => {
+    if (task.units !== undefined) expected.set(task.index, [...(expected.get(task.index) ?? []), id]);
+  });
+  const arrived = new Map<number, WrittenPart>();
+  const commits: Promise<unknown>[] = [];
+  return {
+    add: (task: LaneTask, id: number, part: WrittenPart): void => {
+      arrived.set(id, part);
+      const ids = expected.get(task.index)!;
+      if (!ids.every((other) => arrived.has(other))) return;
+      // Parts in the index's unit order: the order the units were planned in.
+      const units = plan.shards[task.index]!.units;
+      const ordered = [...ids].sort(
+        (left, right) => units.indexOf(tasks[left]!.units![0]!) - units.indexOf(tasks[right]!.units![0]!),
+      );
+      const joined = commitParts(
+        plan,
+        task.index,
+        ordered.map((other) => arrived.get(other)!),
+      );
+      for (const other of ids) arrived.delete(other);
+      commits.push(joined);
+    },
+    async settle(): Promise<void> {
+      const results = await Promise.allSettled(commits);
+      const failed = results.find((result) => result.status === 'rejected');
+      if (failed !== undefined) throw failed.reason;
+    },
+    async discard(): Promise<void> {
+      await Promise.allSettled(commits);
+      for (const part of arrived.values()) await rm(part.staging, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
@@ -188,29 +272,46 @@ export async function runPlannedPipeline(
     stop(started);
     throw error;
   }
-  const children = started.slice(0, Math.max(0, plan.shardCount - 1));
+  const tasks = handOutTasks(plan, Math.min(workers, plan.shardCount));
+  const children = started.slice(0, Math.max(0, Math.min(workers, tasks.length) - 1));
   stop(started.slice(children.length));
+  const lanes = children.length + 1;
   const begun = performance.now();
   const written = new Map<number, number>();
-  const report = (index: number, records: number): void => {
-    written.set(index, records);
+  const report = (id: number, records: number): void => {
+    written.set(id, records);
     let total = 0;
     for (const count of written.values()) total += count;
     options.onProgress?.({ records: total, elapsedMs: performance.now() - begun });
   };
-  const workHere = async (index: number): Promise<void> => {
-    const { marker } = await workShard(plan, index, {
-      onProgress: (progress) => report(index, progress.records),
-    });
+  const workHere: LocalWork = async (task, id) => {
+    const onProgress = (progress: Progress): void => report(id, progress.records);
+    if (task.units !== undefined) {
+      const part = await workPart(plan, task.index, task.units, { lanes, onProgress });
+      report(
+        id,
+        part.files.reduce((sum, file) => sum + file.written.records, 0),
+      );
+      return part;
+    }
+    const { marker } = await workShard(plan, task.index, { lanes, onProgress });
     report(
-      index,
+      id,
       marker.files.reduce((sum, file) => sum + file.records, 0),
     );
+    return undefined;
   };
   if (children.length === 0) {
-    for (const { index } of plan.shards) await workHere(index);
+    for (const { index } of plan.shards) await workHere({ index }, index);
   } else {
-    await workOnChildren(plan, planFile, children, report, workHere);
+    const joiner = partJoiner(plan, tasks);
+    try {
+      await workOnChildren(planFile, tasks, children, report, workHere, joiner.add);
+      await joiner.settle();
+    } catch (error) {
+      await joiner.discard();
+      throw error;
+    }
   }
   return { ...(await finalizePlan(plan)), plan, planFile };
 }

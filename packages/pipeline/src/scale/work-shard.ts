@@ -1,7 +1,8 @@
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { TfpipeError, type DatasetStats, type Progress } from '@tfpipe/core';
-import type { TfrecordManifest } from '@tfpipe/sink-tfrecord';
+import type { ManifestShard, TfrecordManifest } from '@tfpipe/sink-tfrecord';
 import { loadPipeline, type LoadedPipeline } from '../config/load-pipeline.js';
 import { importSinkTfrecord } from '../plugins/import-peer.js';
 import { runPipeline } from '../run/run-pipeline.js';
@@ -17,6 +18,13 @@ export interface WorkShardOptions {
   readonly signal?: AbortSignal;
   /** Progress of this shard. */
   readonly onProgress?: (progress: Progress) => void;
+  /**
+   * Processes working this plan's indexes at once on this machine (`runPlannedPipeline`'s
+   * `workers`), so that per-process defaults share the cores: with 2 or more, an image source's
+   * `concurrency` default (images decoded at once) is divided among them, unless the pipeline sets
+   * it. The bytes written are the same for any value. @default 1
+   */
+  readonly lanes?: number;
 }
 
 /** What {@link workShard} did. */
@@ -41,11 +49,35 @@ export function checkIndex(plan: ScalePlan, index: number): void {
   }
 }
 
-/** The pipeline as shard `index` runs it: its units as the source, one shard into `staging`. */
+/** Images an image source decodes at once by default in one process (its `concurrency` default when decoding). */
+const IMAGES_IN_FLIGHT = 4;
+
+/**
+ * The source options of one of `lanes` processes working a plan at once: an image source's
+ * `concurrency` default divided among them (unless the pipeline sets it); other sources' as given.
+ */
+export function laneSourceOptions(
+  loaded: Pick<LoadedPipeline, 'source' | 'sourceOptions'>,
+  lanes: number,
+  cores = availableParallelism(),
+): Record<string, unknown> {
+  const options = loaded.sourceOptions as Record<string, unknown>;
+  if (lanes < 2 || loaded.source.name !== '@tfpipe/source-images' || options.concurrency !== undefined)
+    return options;
+  return { ...options, concurrency: Math.max(1, Math.floor(Math.max(IMAGES_IN_FLIGHT, cores) / lanes)) };
+}
+
+/**
+ * The pipeline as shard `index` runs it: `units` (by default all of the index's) as the source, one
+ * shard into `staging`; per-process defaults shared among `lanes` processes (see
+ * {@link WorkShardOptions.lanes}).
+ */
 export async function shardPipeline(
   plan: ScalePlan,
   index: number,
   staging: string,
+  units: readonly number[] = plan.shards[index]!.units,
+  lanes = 1,
 ): Promise<LoadedPipeline> {
   const { config, baseDirectory } = plan.pipeline;
   const shuffle = config.shuffle;
@@ -61,10 +93,9 @@ export async function shardPipeline(
     { baseDirectory },
   );
   const sinkOptions = loaded.sinkOptions as Record<string, unknown>;
-  const units = plan.shards[index]!.units;
   return {
     ...loaded,
-    source: unitSource(plan, loaded.source, loaded.sourceOptions as object, units),
+    source: unitSource(plan, loaded.source, laneSourceOptions(loaded, lanes), units),
     sinkOptions: { ...sinkOptions, directory: staging, shards: 1, overwrite: false, manifest: true },
   };
 }
@@ -72,6 +103,66 @@ export async function shardPipeline(
 /** The sink's manifest ending, and the name part of its one shard in the staging directory. */
 const MANIFEST = '.manifest.json';
 const ONE_SHARD = '-00000-of-00001';
+
+/** One file the sink wrote into a staging directory, as its manifest lists it. */
+export interface StagedFile {
+  /** The split, or the sink's prefix without a split. */
+  readonly prefix: string;
+  /** What follows the shard numbers in its name (`.tfrecord`). */
+  readonly suffix: string;
+  /** The manifest's entry; `name` and `index` are names in the staging directory. */
+  readonly written: ManifestShard;
+}
+
+/** What a run of some units of an index wrote into its staging directory. */
+export interface StagedOutput {
+  /** Files in prefix order (the manifests' names sorted). */
+  readonly files: readonly StagedFile[];
+  /** What the records hold, per prefix. */
+  readonly stats: Readonly<Record<string, DatasetStats>>;
+}
+
+/** Runs `units` of index `index` through the pipeline into `staging` (one shard per prefix, with manifests). */
+export async function writeStaged(
+  plan: ScalePlan,
+  index: number,
+  units: readonly number[],
+  staging: string,
+  options: WorkShardOptions,
+): Promise<StagedOutput> {
+  const loaded = await shardPipeline(plan, index, staging, units, options.lanes);
+  await runPipeline(loaded, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onProgress: (progress) => {
+      if (progress.records > 0) crashPoint('mid-write');
+      options.onProgress?.(progress);
+    },
+  });
+  const files: StagedFile[] = [];
+  const stats: Record<string, DatasetStats> = {};
+  for (const name of (await readdir(staging)).filter((item) => item.endsWith(MANIFEST)).sort()) {
+    const manifest = JSON.parse(await readFile(join(staging, name), 'utf8')) as TfrecordManifest;
+    const prefix = name.slice(0, -MANIFEST.length);
+    stats[prefix] = manifest;
+    for (const written of manifest.shards) {
+      const suffix = written.name.slice(written.name.indexOf(ONE_SHARD) + ONE_SHARD.length);
+      files.push({ prefix, suffix, written });
+    }
+  }
+  return { files, stats };
+}
+
+/** Checks that the inputs `units` read are as planned. @throws TfpipeError `INPUT_CHANGED` */
+export async function checkUnitInputs(plan: ScalePlan, units: readonly number[]): Promise<void> {
+  // (An image folder tree has no input entry: its listing's digest is checked when it is read.)
+  const inputs = units.flatMap((unit) => plan.inputs[plan.units[unit]!.input] ?? []);
+  await checkPlanInputs([...new Set(inputs)]);
+}
+
+/** The name stem of index `index`'s temporaries. */
+export function indexStem(index: number): string {
+  return `shard-${String(index).padStart(5, '0')}`;
+}
 
 /**
  * Writes shard `index` of a plan: its units through the pipeline into a temporary directory beside
@@ -90,12 +181,10 @@ export async function workShard(
   const committed = await readMarker(plan, index);
   if (committed !== undefined) return { skipped: true, marker: committed };
   const shard = plan.shards[index]!;
-  // (An image folder tree has no input entry: its listing's digest is checked when it is read.)
-  const inputs = shard.units.flatMap((unit) => plan.inputs[plan.units[unit]!.input] ?? []);
-  await checkPlanInputs([...new Set(inputs)]);
+  await checkUnitInputs(plan, shard.units);
   const { removeStaleTemporaries, temporaryPath, releaseTemporary, shardName } =
     await importSinkTfrecord("a plan's work");
-  const stem = `shard-${String(index).padStart(5, '0')}`;
+  const stem = indexStem(index);
   await mkdir(plan.directory, { recursive: true });
   // Temporaries of this index left by a killed worker on this host.
   await removeStaleTemporaries(plan.directory, stem);
@@ -103,33 +192,20 @@ export async function workShard(
   const staging = temporaryPath(plan.directory, stem);
   try {
     await mkdir(staging);
-    const loaded = await shardPipeline(plan, index, staging);
-    await runPipeline(loaded, {
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      onProgress: (progress) => {
-        if (progress.records > 0) crashPoint('mid-write');
-        options.onProgress?.(progress);
-      },
-    });
+    const staged = await writeStaged(plan, index, shard.units, staging, options);
     const files: MarkedFile[] = [];
-    const stats: Record<string, DatasetStats> = {};
     const renames: [string, string][] = [];
-    for (const name of (await readdir(staging)).filter((item) => item.endsWith(MANIFEST)).sort()) {
-      const manifest = JSON.parse(await readFile(join(staging, name), 'utf8')) as TfrecordManifest;
-      const prefix = name.slice(0, -MANIFEST.length);
-      stats[prefix] = manifest;
-      for (const { index: indexFile, ...written } of manifest.shards) {
-        const suffix = written.name.slice(written.name.indexOf(ONE_SHARD) + ONE_SHARD.length);
-        const final = shardName(prefix, index, plan.shardCount, suffix);
-        files.push({ ...written, name: final, prefix });
-        renames.push([written.name, final]);
-        if (indexFile !== undefined) renames.push([indexFile, `${final}.idx`]);
-      }
+    for (const { prefix, suffix, written } of staged.files) {
+      const { index: indexFile, ...entry } = written;
+      const final = shardName(prefix, index, plan.shardCount, suffix);
+      files.push({ ...entry, name: final, prefix });
+      renames.push([entry.name, final]);
+      if (indexFile !== undefined) renames.push([indexFile, `${final}.idx`]);
     }
     crashPoint('before-rename');
     for (const [from, to] of renames) await rename(join(staging, from), join(plan.directory, to));
     crashPoint('before-marker');
-    const marker: ShardMarker = { plan: plan.checksum, index, files, stats };
+    const marker: ShardMarker = { plan: plan.checksum, index, files, stats: staged.stats };
     await writeMarker(plan, marker);
     return { skipped: false, marker };
   } finally {
