@@ -84,14 +84,17 @@ export interface ThreadWrite {
 
 /**
  * One thread, shared by every shard in the process, that computes the CRCs of full write buffers
- * while this thread encodes the next records. Started on first use (~20-30 ms); until it is ready,
- * and wherever threads cannot start, the caller frames on this thread. Never keeps the process alive.
+ * while this thread encodes the next records. Started when a file has filled a write buffer of small
+ * records (~20-30 ms); until it is ready, and wherever threads cannot start, the caller frames on this
+ * thread. Never keeps the process alive.
  */
 class CrcThread {
   #thread: RequestThread | undefined;
   #ready = false;
   #broken = false;
   #readyWaiters: ((ready: boolean) => void)[] = [];
+  /** Threads started so far (for tests). */
+  starts = 0;
   /** Buffers with frames framed on the thread so far (for tests). */
   framed = 0;
   /** Buffers written by the thread so far (for tests). */
@@ -115,12 +118,17 @@ class CrcThread {
     for (const resolve of waiters) resolve(this.#ready);
   }
 
+  /** Restarts a running idle thread's 5 s until it exits (a file that has just opened may use it); starts none. */
+  keepAlive(): void {
+    if (this.#thread !== undefined && this.#thread.load === 0) this.#thread.touch();
+  }
+
   /**
    * Starts the thread if it is not running (does not wait for it). An idle thread's 5 s until it
    * exits start again: a file that has just opened is about to use it.
    */
   start(): void {
-    if (this.#thread !== undefined && this.#thread.load === 0) this.#thread.touch();
+    this.keepAlive();
     if (this.#thread !== undefined || this.#broken) return;
     try {
       const thread: RequestThread = new RequestThread({
@@ -131,6 +139,7 @@ class CrcThread {
         onGone: (error) => this.#gone(thread, error),
       });
       this.#thread = thread;
+      this.starts++;
     } catch {
       this.#broken = true;
       this.#settleReady();

@@ -91,14 +91,15 @@ export class FrameBuffers {
     this.#useThread = useThread;
     this.#pool = new WriteBufferPool(size);
     this.#threadQueue = new CrcThreadQueue(output, this.#pool);
-    if (useThread) crcThread.start();
+    // A running thread stays up for this file; a new one starts only once the file needs it (#flush).
+    if (useThread) crcThread.keepAlive();
     this.#buffer = this.#newBuffer();
     this.#view = new DataView(this.#buffer.buffer);
   }
 
   /** Writes out everything appended and waits until it is written. */
   async drain(): Promise<void> {
-    await this.#flush();
+    await this.#flush(true);
     await this.#pending;
   }
 
@@ -325,7 +326,8 @@ export class FrameBuffers {
     view.setUint32(dataEnd, maskCrc(crc), true);
   }
 
-  async #flush(): Promise<void> {
+  /** @param last - the file's final flush (from {@link drain}) */
+  async #flush(last = false): Promise<void> {
     this.#copyPending();
     if (this.#run.buffer !== undefined) this.#closeRun();
     this.#closeOwn();
@@ -352,6 +354,10 @@ export class FrameBuffers {
     }
     this.#smallLast = this.#smallHere > 0;
     this.#smallHere = 0;
+    // The CRC thread starts when a full buffer of small records goes out: only then has the file a
+    // next buffer for it. A file of one buffer (a small input) or of large records only (images)
+    // never uses it, and starting a thread costs more CPU than framing a buffer here.
+    if (!last && this.#smallLast && this.#useThread) crcThread.start();
     // The spare buffer's write must finish before it is filled again.
     await this.#pending;
     const segments = this.#segments;

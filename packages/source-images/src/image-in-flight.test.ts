@@ -1,4 +1,5 @@
-// How many images are decoded at once by default, and that the count never changes the output.
+// How many images are decoded at once by default, that the count never changes the output, and how
+// many reader threads a run starts.
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
@@ -10,7 +11,7 @@ import { eachTemporaryDirectory, photo, put } from './__fixtures__/make-images.j
 import { imageExamples } from './image-examples.js';
 import { imageSource } from './image-source.js';
 import { resolveImageOptions, type ImageSourceOptions } from './image-source-options.js';
-import { stopImageReaders } from './processing/read-image-file.js';
+import { readerThreadStarts, stopImageReaders } from './processing/read-image-file.js';
 
 let dir: string;
 eachTemporaryDirectory((made) => (dir = made));
@@ -84,5 +85,24 @@ describe('images in flight', () => {
         expect(other.equals(one), `${label}, concurrency ${concurrency}`).toBe(true);
       }
     }
+  });
+});
+
+describe('reader threads', () => {
+  /** The reader threads a conversion of `root` with 4 in flight starts, from none running. */
+  async function threadsFor(root: string, options: Partial<ImageSourceOptions>): Promise<number> {
+    await stopImageReaders();
+    const before = readerThreadStarts();
+    await converted(root, `threads-${before}.tfrecord`, { concurrency: 4, ...options });
+    return readerThreadStarts() - before;
+  }
+
+  it('reads the files to decode on one thread, with 4 images in flight and 4 read ahead', async () => {
+    expect(await threadsFor(await folder(), { resize: { width: 16, height: 16 } })).toBe(1);
+  });
+
+  it('reads and hashes kept files on as many threads as there are cores (4 at most)', async () => {
+    // The 4 first reads go out at once: each finds the threads before it busy.
+    expect(await threadsFor(await folder(), {})).toBe(Math.min(4, availableParallelism()));
   });
 });

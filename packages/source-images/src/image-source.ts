@@ -16,6 +16,7 @@ import {
   type ImageSourceOptions,
   type ResolvedImageOptions,
 } from './image-source-options.js';
+import { loadSharp } from './load-sharp.js';
 import { processImage, type ProcessedImage } from './processing/process-image.js';
 import { readTaskFile } from './processing/read-task-file.js';
 import { PixelBudget } from './processing/pixel-budget.js';
@@ -131,10 +132,14 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   const stream = new ReadableStream<ImageRecord>(
     {
       async pull(controller) {
+        const first = input === undefined;
         input ??= await readInput(resolved);
         const tasks = input.tasks;
         while (!stopped) {
           start(tasks);
+          // sharp loads (~0.1 s of CPU) while the first files are read, not after: their reads have
+          // just gone to a reader thread, which starts meanwhile. A failure is the first image's.
+          if (first && resolved.decode && tasks.length > 0) loadSharp().catch(() => undefined);
           // It stays in `inFlight` until it has settled: it counts against the window meanwhile.
           const head = inFlight[0];
           if (head === undefined) {

@@ -30,5 +30,5 @@ export async function parsePipelineConfig(
     options.format === undefined
       ? parseConfigText(text, file)
       : parseConfigText(text, file, options.format === 'yaml');
-  return (await validateWith(pipelineFileSchema, raw, [], raw, file)) as PipelineConfig;
+  return (await validateWith(pipelineFileSchema(), raw, [], raw, file)) as PipelineConfig;
 }

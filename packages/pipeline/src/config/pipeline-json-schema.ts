@@ -41,7 +41,7 @@ function optionsJsonSchema(definition: PluginDefinition): JsonObject | undefined
  * `@tfpipe/pipeline/schema.json`.
  */
 export async function pipelineJsonSchema(): Promise<JsonObject> {
-  const schema = z.toJSONSchema(pipelineFileSchema, { target: 'draft-07', io: 'input' }) as JsonObject;
+  const schema = z.toJSONSchema(pipelineFileSchema(), { target: 'draft-07', io: 'input' }) as JsonObject;
   for (const { names, definition } of await knownPlugins()) {
     const options = optionsJsonSchema(definition);
     if (options === undefined) continue;

@@ -176,9 +176,12 @@ parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
  * processes the readers yield to them first.
  *
  * The threads (at most `min(4, os.availableParallelism())`, ~9 MB each) are shared by every image
- * source in the process and started when first needed (~20 ms each); one that has had nothing to do
+ * source in the process and started when first needed (~20 ms each), a new one only when those
+ * running are all busy and fewer than `threads` run; one that has had nothing to do
  * for 5 s exits, and an idle one never keeps the process alive. Where threads cannot be started
  * (e.g. Node's permission model without `--allow-worker`) files are read on this thread.
+ * @param threads - reader threads this read may start, at most (a read for a decode needs one: the
+ * decode takes far longer). @default min(4, os.availableParallelism())
  * @throws the file system's error (with `code`, e.g. `ENOENT`) when the file cannot be read; an
  * error without `code` when a reader thread died
  */
@@ -187,11 +190,12 @@ export function readImageFile(
   hash: boolean,
   crc = false,
   maxBytes = MAX_READABLE_BYTES,
+  threads = MAX_READERS,
 ): Promise<ImageFile> {
   if (threadsUnavailable) return readImageFileHere(file, hash, maxBytes);
   pool ??= new ReaderPool();
   try {
-    return pool.read(file, hash, crc, maxBytes);
+    return pool.read(file, hash, crc, maxBytes, threads);
   } catch {
     threadsUnavailable = true;
     return readImageFileHere(file, hash, maxBytes);
@@ -207,6 +211,12 @@ export async function stopImageReaders(): Promise<void> {
 
 let pool: ReaderPool | undefined;
 let threadsUnavailable = false;
+let readerStarts = 0;
+
+/** Reader threads started so far in this process (a test counts those a run starts). Internal. */
+export function readerThreadStarts(): number {
+  return readerStarts;
+}
 
 /** The reader threads; each request goes to the least busy one, or a new one when all are busy. */
 class ReaderPool {
@@ -220,16 +230,18 @@ class ReaderPool {
   }
 
   /** @throws when a thread cannot be started */
-  read(file: string, hash: boolean, crc: boolean, maxBytes: number): Promise<ImageFile> {
+  read(file: string, hash: boolean, crc: boolean, maxBytes: number, threads: number): Promise<ImageFile> {
     let chosen: ReaderThread | undefined;
     for (const reader of this.#readers)
       if (chosen === undefined || reader.load < chosen.load) chosen = reader;
-    if (chosen === undefined || (chosen.load > 0 && this.#readers.length < MAX_READERS)) {
+    const most = Math.max(1, Math.min(threads, MAX_READERS));
+    if (chosen === undefined || (chosen.load > 0 && this.#readers.length < most)) {
       const reader: ReaderThread = new ReaderThread(() => {
         const index = this.#readers.indexOf(reader);
         if (index !== -1) this.#readers.splice(index, 1);
       });
       this.#readers.push(reader);
+      readerStarts++;
       chosen = reader;
     }
     const returned = this.#returned;

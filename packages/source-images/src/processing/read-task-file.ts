@@ -24,11 +24,13 @@ export async function readTaskFile(
   const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
   try {
     // A kept file is hashed as it is, on the reader thread; a processed one after encoding, here.
+    // A file to decode needs one reader thread: its read takes ~1% of its decode.
     return await readImageFile(
       real,
       options.keys.sha256 !== false && !options.decode,
       crc && !options.decode,
       options.maxFileBytes,
+      options.decode ? 1 : undefined,
     );
   } catch (error) {
     throw readError(error as ReadRefusal, position, options.maxFileBytes);
