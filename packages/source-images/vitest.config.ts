@@ -1,8 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // The test files share one module graph (isolate: false), which saves re-importing the package for
-// each file; the files that mock a module (vi.mock) or count the threads the package starts run each
-// in a fresh process, as a second project.
+// each file; the files that mock a module (vi.mock), count the threads the package starts or bound this
+// process's memory run each in a fresh process, as a second project.
 const ISOLATED = [
   'src/image-read-ahead.test.ts',
   'src/processing/read-image-file.fallback.test.ts',
@@ -10,6 +10,7 @@ const ISOLATED = [
   'src/image.faults.test.ts',
   'src/image-lending.test.ts',
   'src/processing/read-image-file.test.ts',
+  'src/image.hostile.test.ts',
 ];
 const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 };
 
