@@ -1,3 +1,7 @@
 import { defineProject } from 'vitest/config';
 
-export default defineProject({ test: { name: 'demo', testTimeout: 120_000, hookTimeout: 120_000 } });
+// The test files share one module graph (isolate: false: no file mocks a module), which saves
+// re-importing the app for each file.
+export default defineProject({
+  test: { name: 'demo', isolate: false, testTimeout: 120_000, hookTimeout: 120_000 },
+});

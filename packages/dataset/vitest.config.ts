@@ -1,13 +1,25 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Like core, the parser is web-standard: its tests also run in the edge runtime (web globals only, no
-// node:* modules). Tests that read files are named *.node.test.ts and run in Node only.
+// node:* modules). Tests that read files are named *.node.test.ts and run in Node only. The test files
+// of a project share one module graph (isolate: false), which saves re-importing the package for each
+// file; the file that mocks a module (vi.mock) runs in its own, as a third project.
+const MOCKING = ['src/tfrecord/parse-workers.node.test.ts'];
+const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 };
+
 export default defineConfig({
   test: {
     projects: [
       {
-        test: { name: 'dataset', include: ['src/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
+        test: {
+          name: 'dataset',
+          include: ['src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...MOCKING],
+          isolate: false,
+          ...TIMEOUTS,
+        },
       },
+      { test: { name: 'dataset-mocks', include: MOCKING, ...TIMEOUTS } },
       {
         test: {
           name: 'dataset-edge',
@@ -16,8 +28,8 @@ export default defineConfig({
           // The long hostile and property runs exercise the same APIs as the rest; lint keeps the sources
           // web-standard (no-restricted-imports / no-restricted-globals in eslint.config.js).
           exclude: ['src/**/*.node.test.ts', 'src/**/*.hostile.test.ts', 'src/**/*.property.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
+          isolate: false,
+          ...TIMEOUTS,
         },
       },
     ],

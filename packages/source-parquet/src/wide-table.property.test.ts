@@ -13,10 +13,11 @@ import { parquetExampleSpec } from './parquet-example-spec.js';
 
 // Widths across the whole range, the 256-feature edges included, mixed kinds (lists as Parquet
 // LISTs), through a Parquet file on disk. Fewer random widths than CSV: hyparquet finds each column
-// by a linear search, so reading 5,000 columns takes seconds. RELIABILITY_FULL=1 runs 30 more.
+// by a linear search, so reading 5,000 columns takes seconds: one edge case at the top end (5,000), the
+// random widths still span 1 to 5,000. RELIABILITY_FULL=1 runs 30 more.
 const FULL = process.env.RELIABILITY_FULL === '1';
 const SEED = Number(process.env.RELIABILITY_SEED ?? 21);
-const EDGES = [1, 255, 256, 257, 511, 512, 1024, 4999, 5000];
+const EDGES = [1, 255, 256, 257, 511, 512, 1024, 5000];
 const RANDOM_RUNS = FULL ? 30 : 2;
 
 let directory: string;
