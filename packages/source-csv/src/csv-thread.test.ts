@@ -232,8 +232,16 @@ describe('threads: 2 gives what one thread gives', () => {
           : `${index},${index / 4},東京 ${index % 89},2`,
       );
       const path = await writeTemp(directory, 'large.csv', `n,x,s,k\n${rows.join('\n')}\n`);
+      let starts = 0;
+      setCsvThreadStarter((url, settings) => {
+        starts++;
+        return new Worker(url, { workerData: settings, name: 'tfpipe csv' });
+      });
       const one = await convert(path, { threads: 1 });
+      expect(starts).toBe(0);
       const auto = await convert(path, { threads: 'auto' });
+      // 'auto' chose the thread (how many chunks it then took depends on the machine's scheduling).
+      expect(starts).toBe(1);
       expect(one.examples).toHaveLength(240_000);
       const { threadChunks: _one, ...oneRest } = one;
       const { threadChunks: _auto, ...autoRest } = auto;
