@@ -5,7 +5,8 @@
  * warms up for ≥ 1 s, then reports the median of `BENCH_REPEATS` (default 5) timed runs, or of as
  * many as take ≥ 2 s when runs are short (at most 60).
  *
- * Usage: `pnpm bench [-- --case NAME[,NAME]] [--full]`; `BENCH_SCALE=0.1` shrinks every input.
+ * Usage: `pnpm bench [-- --case NAME[,NAME]] [--full]`; `BENCH_SCALE=0.1` shrinks every input;
+ * `BENCH_ROUNDS=3` runs every side of a case three times, alternating, and reports per-round ratios.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -94,7 +95,13 @@ function flushWrites(): void {
   spawnSync('sync', { stdio: 'ignore' });
 }
 
-async function runCase(bench: BenchCase, scale: number, repeats: number, full: boolean): Promise<boolean> {
+async function runCase(
+  bench: BenchCase,
+  scale: number,
+  repeats: number,
+  full: boolean,
+  rounds: number,
+): Promise<boolean> {
   const unavailable = bench.unavailable?.();
   if (unavailable !== undefined) {
     console.log(`\n${bench.title}\n  skipped: ${unavailable}`);
@@ -108,17 +115,22 @@ async function runCase(bench: BenchCase, scale: number, repeats: number, full: b
     await mkdir(workDirectory);
     console.log(`\n${bench.title}`);
     console.log(formatNotes(await bench.prepare(dataDirectory, scale, full)));
-    const results = new Map<string, SideResult>();
+    const results = new Map<string, SideResult[]>();
     const environment = {
       BENCH_DATA: dataDirectory,
       BENCH_WORK: workDirectory,
       BENCH_SCALE: String(scale),
       BENCH_REPEATS: String(repeats),
     };
-    for (const name of Object.keys(bench.sides)) {
-      if (!full && bench.fullOnly?.includes(name)) continue;
-      flushWrites();
-      results.set(name, await runSide(bench.name, name, environment));
+    const names = Object.keys(bench.sides).filter((name) => full || !bench.fullOnly?.includes(name));
+    // Every side once per round, the order reversed each round, so that a machine drifting during
+    // the run weighs on every side alike; a comparison reports the median of its per-round ratios.
+    for (let round = 0; round < rounds; round++) {
+      for (const name of round % 2 === 0 ? names : [...names].reverse()) {
+        flushWrites();
+        const result = await runSide(bench.name, name, environment);
+        results.set(name, [...(results.get(name) ?? []), result]);
+      }
     }
     let passed = true;
     for (const comparison of bench.comparisons) {
@@ -140,17 +152,18 @@ async function main(): Promise<void> {
   if (argv[0] === '--child') return child(argv[1]!, argv[2]!);
   const scale = Number(process.env.BENCH_SCALE ?? '1');
   const repeats = Number(process.env.BENCH_REPEATS ?? '5');
-  if (!(scale > 0) || !Number.isInteger(repeats) || repeats < 1)
-    throw new Error('BENCH_SCALE > 0, BENCH_REPEATS ≥ 1');
+  const rounds = Number(process.env.BENCH_ROUNDS ?? '1');
+  if (!(scale > 0) || !Number.isInteger(repeats) || repeats < 1 || !Number.isInteger(rounds) || rounds < 1)
+    throw new Error('BENCH_SCALE > 0, BENCH_REPEATS ≥ 1, BENCH_ROUNDS ≥ 1');
   const full = argv.includes('--full');
   const caseIndex = argv.indexOf('--case');
   const selected =
     caseIndex === -1 ? CASES : (argv[caseIndex + 1] ?? '').split(',').map((name) => caseNamed(name));
   console.log(
-    `tfpipe bench: Node ${process.version}, scale ${scale}, warm-up ≥ 1 s (at least 1 run) + median of ${repeats} runs or of ≥ 2 s of runs, each side in its own process${full ? ', --full' : ''}`,
+    `tfpipe bench: Node ${process.version}, scale ${scale}, warm-up ≥ 1 s (at least 1 run) + median of ${repeats} runs or of ≥ 2 s of runs, each side in its own process${rounds > 1 ? `, ${rounds} rounds alternating the sides` : ''}${full ? ', --full' : ''}`,
   );
   let allPassed = true;
-  for (const bench of selected) allPassed = (await runCase(bench, scale, repeats, full)) && allPassed;
+  for (const bench of selected) allPassed = (await runCase(bench, scale, repeats, full, rounds)) && allPassed;
   console.log(allPassed ? '\nAll targets met.' : '\nSome targets were not met (BELOW).');
 }
 

@@ -13,26 +13,49 @@ export function formatNotes(notes: readonly string[]): string {
   return notes.map((note) => `  input: ${note}`).join('\n');
 }
 
-/** One line: ours, the baseline, the ratio, the target and PASS/BELOW, and both peak RSS values. */
+/** The median of `values` (the mean of the middle two for an even count). */
+function middle(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
+}
+
+/**
+ * One line: ours, the baseline, the ratio, the target and PASS/BELOW, and both peak RSS values. With
+ * several rounds (`BENCH_ROUNDS`), each side's rate is the median over the rounds, the ratio the median
+ * of the per-round ratios, with their spread.
+ */
 export function formatComparison(
   bench: BenchCase,
   comparison: Comparison,
-  ours: SideResult,
-  baseline: SideResult,
+  ours: readonly SideResult[],
+  baseline: readonly SideResult[],
 ): { text: string; below: boolean } {
-  const ratio = ours.rate / baseline.rate;
+  const rounds = Math.min(ours.length, baseline.length);
+  const ratios = Array.from({ length: rounds }, (_, round) => ours[round]!.rate / baseline[round]!.rate);
+  const ratio = middle(ratios);
   const target = comparison.target;
   const below = target !== undefined && ratio < target;
   const verdict = target === undefined ? 'report' : below ? 'BELOW' : 'PASS';
   const label = (name: string): string => bench.sides[name]?.label ?? name;
-  const note = (result: SideResult): string => (result.note === undefined ? '' : ` (${result.note})`);
+  const side = (results: readonly SideResult[]): string => {
+    const value = rate(middle(results.map((result) => result.rate)), bench.unit);
+    if (results.length > 1)
+      return `${value} (median of ${results.length} rounds: ${results.map((result) => rate(result.rate, bench.unit)).join(', ')})`;
+    return results[0]!.note === undefined ? value : `${value} (${results[0]!.note})`;
+  };
+  const peak = (results: readonly SideResult[]): number | undefined =>
+    results.some((result) => result.peakRssBytes !== undefined)
+      ? Math.max(...results.map((result) => result.peakRssBytes ?? 0))
+      : undefined;
+  const spread = rounds > 1 ? ` (rounds ${ratios.map((value) => `${value.toFixed(2)}x`).join(', ')})` : '';
   return {
     below,
     text: [
-      `  ${label(comparison.ours)}: ${rate(ours.rate, bench.unit)}${note(ours)}`,
-      `    vs ${label(comparison.baseline)}: ${rate(baseline.rate, bench.unit)}${note(baseline)}`,
-      `    ratio ${ratio.toFixed(2)}x, target ${target === undefined ? '—' : `≥ ${target}x`}: ${verdict};` +
-        ` peak RSS ${megabytes(ours.peakRssBytes)} (ours) / ${megabytes(baseline.peakRssBytes)} (baseline)`,
+      `  ${label(comparison.ours)}: ${side(ours)}`,
+      `    vs ${label(comparison.baseline)}: ${side(baseline)}`,
+      `    ratio ${ratio.toFixed(2)}x${spread}, target ${target === undefined ? '—' : `≥ ${target}x`}: ${verdict};` +
+        ` peak RSS ${megabytes(peak(ours))} (ours) / ${megabytes(peak(baseline))} (baseline)`,
     ].join('\n'),
   };
 }
