@@ -1,4 +1,4 @@
-import type { BenchCase, Comparison, SideResult } from './harness.js';
+import { median, type BenchCase, type Comparison, type SideResult } from './harness.js';
 
 function rate(value: number, unit: string): string {
   const text = value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1);
@@ -11,13 +11,6 @@ function megabytes(bytes: number | undefined): string {
 
 export function formatNotes(notes: readonly string[]): string {
   return notes.map((note) => `  input: ${note}`).join('\n');
-}
-
-/** The median of `values` (the mean of the middle two for an even count). */
-function middle(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const half = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[half]! : (sorted[half - 1]! + sorted[half]!) / 2;
 }
 
 /**
@@ -33,13 +26,13 @@ export function formatComparison(
 ): { text: string; below: boolean } {
   const rounds = Math.min(ours.length, baseline.length);
   const ratios = Array.from({ length: rounds }, (_, round) => ours[round]!.rate / baseline[round]!.rate);
-  const ratio = middle(ratios);
+  const ratio = median(ratios);
   const target = comparison.target;
   const below = target !== undefined && ratio < target;
   const verdict = target === undefined ? 'report' : below ? 'BELOW' : 'PASS';
   const label = (name: string): string => bench.sides[name]?.label ?? name;
   const side = (results: readonly SideResult[]): string => {
-    const value = rate(middle(results.map((result) => result.rate)), bench.unit);
+    const value = rate(median(results.map((result) => result.rate)), bench.unit);
     if (results.length > 1)
       return `${value} (median of ${results.length} rounds: ${results.map((result) => rate(result.rate, bench.unit)).join(', ')})`;
     return results[0]!.note === undefined ? value : `${value} (${results[0]!.note})`;
