@@ -127,6 +127,42 @@ describe('a failing element hands out everything before it, then its error', () 
     }
   });
 
+  it('map, parallel 4: a synchronous throw behind a call that fails later raises the earlier failure', async () => {
+    for (const size of [1, 6, 1024]) {
+      const earlier = new TfpipeError('FEATURE_TYPE', 'element 5');
+      const later = new TfpipeError('FEATURE_TYPE', 'element 7');
+      const outcome = await drain(
+        new Dataset(() => arrayChunks(values, size)).map(
+          (value) => {
+            if (value === 7) throw later;
+            return tick().then(() => {
+              if (value === 5) throw earlier;
+              return value;
+            });
+          },
+          { parallel: 4 },
+        ),
+      );
+      expect(outcome.elements).toEqual(values.slice(0, 5));
+      expect(outcome.error).toBe(earlier);
+    }
+  });
+
+  it('a long pass: 100 000 elements failing on the last, through map (parallel 8), batch and prefetch', async () => {
+    const failure = new TfpipeError('FEATURE_TYPE', 'the last element');
+    const outcome = await drain(
+      fromArray(Array.from({ length: 100_000 }, (_, at) => at))
+        .map((value) => (value === 99_999 ? Promise.reject(failure) : Promise.resolve(value)), {
+          parallel: 8,
+        })
+        .batch(1000)
+        .prefetch(3),
+    );
+    expect(outcome.elements).toHaveLength(99);
+    expect(outcome.elements.flat()).toEqual(Array.from({ length: 99_000 }, (_, at) => at));
+    expect(outcome.error).toBe(failure);
+  });
+
   it('paddedBatch: a batch that fails to assemble goes out after the full batches before it', async () => {
     const arrays = values.map((value) => Int32Array.from({ length: value === 10 ? 9 : 2 }, () => value));
     for (const size of [1, 3, 1024]) {

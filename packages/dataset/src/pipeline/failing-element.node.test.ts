@@ -198,6 +198,7 @@ describe('a step failing on element K hands out elements 0 … K-1, then the err
     for (const dataset of [
       tfrecordDataset(file.path).take(Infinity).parse(SPEC, { batchSize: 5 }),
       tfrecordDataset(file.path).parse(SPEC, { batchSize: 5 }), // the fused path
+      tfrecordDataset(file.path).parse(SPEC, { batchSize: 5, workers: 2 }),
     ]) {
       const parsed = await drain(dataset);
       expect(parsed.elements.map((batch) => Array.from(batch.id.data, Number))).toEqual([
