@@ -19,12 +19,8 @@ export async function* mapChunks<T, U>(
   parallel: number,
 ): Chunks<U> {
   const pending: Promise<U>[] = [];
-  // The oldest call's result. When it failed, the calls after it are dropped: they follow the failure.
-  const oldest = (): Promise<U> =>
-    pending.shift()!.then(undefined, (error: unknown) => {
-      pending.length = 0;
-      throw error;
-    });
+  // True while this awaits the oldest call: if that call failed, the calls after it are dropped.
+  let awaitingCall = false;
   let out: U[] = [];
   let index = 0;
   try {
@@ -39,17 +35,22 @@ export async function* mapChunks<T, U>(
         // Awaited later, in order; this keeps a rejection that waits its turn from being "unhandled".
         promise.catch(() => undefined);
         pending.push(promise);
-        if (pending.length >= parallel) out.push(await oldest());
+        if (pending.length >= parallel) {
+          awaitingCall = true;
+          out.push(await pending.shift()!);
+          awaitingCall = false;
+        }
       }
       if (out.length > 0) yield out;
       out = [];
     }
-    while (pending.length > 0) yield [await oldest()];
+    awaitingCall = true;
+    while (pending.length > 0) yield [await pending.shift()!];
   } catch (error) {
+    if (out.length > 0) yield out;
     // A synchronous throw or the source's failure: the calls in flight began before it, so their
     // elements go out first, and a failure among them, being earlier, is the one raised.
-    if (out.length > 0) yield out;
-    while (pending.length > 0) yield [await oldest()];
+    if (!awaitingCall) while (pending.length > 0) yield [await pending.shift()!];
     throw error;
   } finally {
     pending.length = 0;
