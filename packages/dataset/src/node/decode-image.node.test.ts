@@ -28,6 +28,18 @@ async function drainFailure(dataset: AsyncIterable<unknown>): Promise<TfpipeErro
   );
 }
 
+/** Checks `error`'s code and that it names the image feature of record `recordIndex` of `file`. */
+function expectImageError(
+  error: TfpipeError,
+  code: string,
+  file: string,
+  recordIndex: number,
+  byteOffset: number | undefined,
+): void {
+  expect(error.code).toBe(code);
+  expect(error.position).toMatchObject({ file, recordIndex, byteOffset, field: 'image/encoded' });
+}
+
 /** Writes one Example per image (`image/encoded`, `label` = its index) and returns the path. */
 async function imageFile(folder: string, name: string, images: readonly Uint8Array[]): Promise<string> {
   const path = join(folder, name);
@@ -247,13 +259,7 @@ describe('decodeImages as a dataset step', () => {
     const broken = await drainFailure(
       tfrecordDataset(path).parse(SPEC, { batchSize: 2 }).map(decodeImages('image/encoded')),
     );
-    expect(broken.code).toBe('IMAGE_DECODE');
-    expect(broken.position).toMatchObject({
-      file: path,
-      recordIndex: 3,
-      byteOffset: offsets[3],
-      field: 'image/encoded',
-    });
+    expectImageError(broken, 'IMAGE_DECODE', path, 3, offsets[3]);
 
     const mixed = await drainFailure(
       tfrecordDataset(path)
@@ -261,13 +267,41 @@ describe('decodeImages as a dataset step', () => {
         .parse(SPEC, { batchSize: 4 })
         .map(decodeImages('image/encoded')),
     );
-    expect(mixed.code).toBe('FEATURE_TYPE');
-    expect(mixed.position).toMatchObject({
-      file: path,
-      recordIndex: 4,
-      byteOffset: offsets[4],
-      field: 'image/encoded',
-    });
+    expectImageError(mixed, 'FEATURE_TYPE', path, 4, offsets[4]);
+  });
+
+  it('hands out the batches before a batch with an undecodable image, then IMAGE_DECODE (parallel 1 and 4)', async () => {
+    const folder = await temporaryFolder();
+    const images = Array.from({ length: 7 }, (_, index) => pngOf(2, 2, 1, new Uint8Array(4).fill(index)));
+    images[5] = Uint8Array.of(0xff, 0xd8, 0xff, 0xe0, 0, 0); // a JPEG that stops after its first marker
+    const path = await imageFile(folder, 'third-batch.tfrecord', images);
+    const offsets: number[] = [];
+    for await (const record of tfrecordDataset(path)) offsets.push(record.byteOffset);
+    for (const parallel of [1, 4]) {
+      const batches = tfrecordDataset(path)
+        .parse(SPEC, { batchSize: 2 })
+        .map(decodeImages('image/encoded', { channels: 1 }), { parallel });
+      const labels: bigint[][] = [];
+      const pixels: number[][] = [];
+      const error = await failure(
+        (async () => {
+          for await (const batch of batches) {
+            labels.push(Array.from(batch.label.data));
+            pixels.push(Array.from(batch['image/encoded'].data));
+          }
+        })(),
+      );
+      // Batch 2 (records 4 and 5) fails; with parallel 4, batch 3, decoded beside it, is not handed out.
+      expect(labels).toEqual([
+        [0n, 1n],
+        [2n, 3n],
+      ]);
+      expect(pixels).toEqual([
+        [0, 0, 0, 0, 1, 1, 1, 1],
+        [2, 2, 2, 2, 3, 3, 3, 3],
+      ]);
+      expectImageError(error, 'IMAGE_DECODE', path, 5, offsets[5]);
+    }
   });
 
   it('refuses a feature that is not one encoded image per record', async () => {

@@ -89,20 +89,27 @@ export class Dataset<T> extends ReadableStream<T> {
     return new Dataset((position) => repeatChunks(open, checked, position), this.#report);
   }
 
-  /** `fn` of each element, in order, up to `parallel` calls in flight (for async work: decoding, fetching). */
+  /**
+   * `fn` of each element, in order, up to `parallel` calls in flight (for async work: decoding, fetching).
+   * When a call fails, every element before it is handed out first, then its error; elements after it
+   * are dropped, even those already computed.
+   */
   map<U>(fn: MapFunction<T, U>, options: { readonly parallel?: number } = {}): Dataset<U> {
     if (typeof fn !== 'function') throw invalidOption('map', 'map needs a function');
     const parallel = checkCount('map', 'parallel', options.parallel ?? 1, 1);
     return this.derive((source) => mapChunks(source, fn, parallel));
   }
 
-  /** The elements for which `predicate` holds. */
+  /** The elements for which `predicate` holds; when it fails, those kept before go out first. */
   filter(predicate: (element: T, index: number) => boolean | PromiseLike<boolean>): Dataset<T> {
     if (typeof predicate !== 'function') throw invalidOption('filter', 'filter needs a function');
     return this.derive((source) => filterChunks(source, predicate));
   }
 
-  /** Arrays of `size` consecutive elements; the last may be shorter unless `dropRemainder`. */
+  /**
+   * Arrays of `size` consecutive elements; the last may be shorter unless `dropRemainder`. A failure
+   * upstream goes out after the full batches before it (the one it falls in is not handed out).
+   */
   batch(size: number, options: { readonly dropRemainder?: boolean } = {}): Dataset<T[]> {
     const checked = checkCount('batch', 'size', size, 1);
     return this.derive((source) =>

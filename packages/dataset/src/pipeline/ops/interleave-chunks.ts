@@ -34,7 +34,8 @@ function ready<U>(slot: Slot<U> | undefined, endOfInput: boolean): boolean {
  * the next input element when the cycle comes back to it. Each open input reads one chunk ahead.
  * Not `deterministic`: when the input whose turn it is has nothing read yet, the next one in the
  * cycle that has takes its turn (tf.data's `deterministic=False`), and with none ready it waits for
- * the first that is.
+ * the first that is. When an input fails, every element before its failure in the output order goes
+ * out first, then its error.
  */
 export async function* interleaveChunks<T, U>(
   source: Chunks<T>,
@@ -116,6 +117,10 @@ export async function* interleaveChunks<T, U>(
       } else advance();
     }
     if (out.length > 0) yield out;
+  } catch (error) {
+    // An input (or the source of inputs) failed: the elements gathered before it go out first.
+    if (out.length > 0) yield out;
+    throw error;
   } finally {
     // Ends every open input (closing its file), then the outer source.
     for (const slot of slots) {

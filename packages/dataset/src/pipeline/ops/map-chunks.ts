@@ -9,7 +9,9 @@ function isThenable<U>(value: U | PromiseLike<U>): value is PromiseLike<U> {
 
 /**
  * `fn` of every element, in order, with up to `parallel` calls in flight (`tf.data.Dataset.map` with
- * `num_parallel_calls` and `deterministic=True`). A synchronous `fn` costs no promise.
+ * `num_parallel_calls` and `deterministic=True`). A synchronous `fn` costs no promise. When a call
+ * fails (or the source does), every element before it goes out first: those mapped, then those whose
+ * calls started before the failure, in order; the elements after it are dropped, computed or not.
  */
 export async function* mapChunks<T, U>(
   source: Chunks<T>,
@@ -17,10 +19,12 @@ export async function* mapChunks<T, U>(
   parallel: number,
 ): Chunks<U> {
   const pending: Promise<U>[] = [];
+  // True while this awaits the oldest call: if that call failed, the calls after it are dropped.
+  let awaitingCall = false;
+  let out: U[] = [];
   let index = 0;
   try {
     for await (const chunk of source) {
-      const out: U[] = [];
       for (const element of chunk) {
         const result = fn(element, index++);
         if (pending.length === 0 && !isThenable(result)) {
@@ -31,28 +35,49 @@ export async function* mapChunks<T, U>(
         // Awaited later, in order; this keeps a rejection that waits its turn from being "unhandled".
         promise.catch(() => undefined);
         pending.push(promise);
-        if (pending.length >= parallel) out.push(await pending.shift()!);
+        if (pending.length >= parallel) {
+          awaitingCall = true;
+          out.push(await pending.shift()!);
+          awaitingCall = false;
+        }
       }
       if (out.length > 0) yield out;
+      out = [];
     }
+    awaitingCall = true;
     while (pending.length > 0) yield [await pending.shift()!];
+  } catch (error) {
+    if (out.length > 0) yield out;
+    // A synchronous throw or the source's failure: the calls in flight began before it, so their
+    // elements go out first, and a failure among them, being earlier, is the one raised.
+    if (!awaitingCall) while (pending.length > 0) yield [await pending.shift()!];
+    throw error;
   } finally {
     pending.length = 0;
   }
 }
 
-/** The elements for which `predicate` holds (`tf.data.Dataset.filter`); it may return a promise. */
+/**
+ * The elements for which `predicate` holds (`tf.data.Dataset.filter`); it may return a promise. When
+ * it fails, the elements kept before the failing one go out first.
+ */
 export async function* filterChunks<T>(
   source: Chunks<T>,
   predicate: (element: T, index: number) => boolean | PromiseLike<boolean>,
 ): Chunks<T> {
   let index = 0;
-  for await (const chunk of source) {
-    const kept: T[] = [];
-    for (const element of chunk) {
-      const verdict = predicate(element, index++);
-      if (isThenable(verdict) ? await verdict : verdict) kept.push(element);
+  let kept: T[] = [];
+  try {
+    for await (const chunk of source) {
+      for (const element of chunk) {
+        const verdict = predicate(element, index++);
+        if (isThenable(verdict) ? await verdict : verdict) kept.push(element);
+      }
+      if (kept.length > 0) yield kept;
+      kept = [];
     }
+  } catch (error) {
     if (kept.length > 0) yield kept;
+    throw error;
   }
 }
