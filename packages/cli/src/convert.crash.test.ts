@@ -1,6 +1,7 @@
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { readExamples, readManifest, verifyTfrecord } from '@tfpipe/sink-tfrecord';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom, startCli, writeRowsCsv } from './__fixtures__/reliability.js';
@@ -36,6 +37,24 @@ async function expectComplete(out: string): Promise<void> {
     seen[Number(id.value[0])]! += 1;
   }
   expect(seen.every((count) => count === 1)).toBe(true);
+}
+
+/**
+ * The rerun's shards hold the baseline's bytes (gunzipped when written with gzip): each id once, as
+ * {@link expectComplete} found there, and no temporaries left.
+ */
+async function expectAsBaseline(out: string, baseline: string, gzip: boolean): Promise<void> {
+  const names = await readdir(out);
+  expect(names.filter((name) => TEMPORARY.test(name))).toEqual([]);
+  const wanted = (await readdir(baseline)).filter((name) => SHARD.test(name)).sort();
+  expect(wanted).toHaveLength(4);
+  const suffix = gzip ? '.gz' : '';
+  expect(names.filter((name) => SHARD.test(name)).sort()).toEqual(wanted.map((name) => name + suffix));
+  for (const name of wanted) {
+    const bytes = await readFile(join(out, name + suffix));
+    const plain = gzip ? gunzipSync(bytes) : bytes;
+    expect(plain.equals(await readFile(join(baseline, name))), name).toBe(true);
+  }
 }
 
 /** What a killed run left: only verified final shards (a full set when the manifest exists) and temporaries. */
@@ -92,7 +111,7 @@ describe('convert under SIGKILL', () => {
       const rerun = await tfpipe([...args, '--overwrite']);
       expect(rerun.stderr).toBe('');
       expect(rerun.code).toBe(0);
-      await expectComplete(out);
+      await expectAsBaseline(out, baseline, kill % 2 === 1);
       await rm(out, { recursive: true, force: true });
     }
     expect(outcomes).toHaveLength(KILLS);

@@ -75,6 +75,12 @@ async function built(values: readonly Row[], batch: number): Promise<Example[][]
   return collect(stream.pipeThrough(buildExamples.batches<Row, typeof SPEC>(SPEC)));
 }
 
+/**
+ * Rows of the cases that write a whole file: the long names make 52 of them larger than a 64 KiB
+ * buffer (up to 120 KB) and the file 7 MB.
+ */
+const FILE_ROWS = 1500;
+
 /** Shared buffers taken so far, new or from the pool. */
 const sharedTaken = (): number => sharedBufferCounts.allocated + sharedBufferCounts.reused;
 /** `count` records of 20 KB: large enough to be framed on this thread. */
@@ -105,7 +111,7 @@ describe('records framed where their encoder left room', () => {
         const framedBefore = crcThread.framed;
         const directory = await tempDir();
         const path = join(directory, 'out.tfrecord');
-        const values = rows(3000);
+        const values = rows(FILE_ROWS);
         const sink = tfrecordSink({
           path,
           index: options.compression === undefined,
@@ -124,6 +130,8 @@ describe('records framed where their encoder left room', () => {
         const records = await collect(tfrecordSource({ paths: path }));
         const wanted = expected(values).map((value) => encodeExample(value));
         expect(records).toHaveLength(wanted.length);
+        // Some records are larger than the 64 KiB buffer of the second case.
+        expect(wanted.filter((record) => record.length > 64 * 1024).length).toBeGreaterThan(20);
         // Tens of megabytes of records: compare bytes, and spell out only a record that differs.
         for (const [position, record] of records.entries())
           if (difference(record.data, wanted[position]!) !== 'same')
@@ -385,7 +393,7 @@ describe('records framed where their encoder left room', () => {
 });
 
 describe('buffers the CRC thread writes itself', () => {
-  const values = rows(3000);
+  const values = rows(FILE_ROWS);
 
   it('are written by the thread where the file takes the bytes as they are, and only there', async () => {
     expect(await crcThread.whenReady()).toBe(true);
