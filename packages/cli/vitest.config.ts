@@ -1,12 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { sharedGraphConfig } from '../../test-support/vitest-config.js';
 
-// The test files share one module graph (isolate: false: no file mocks a module), which saves
-// re-importing the package for each file.
-export default defineProject({
-  test: {
-    name: 'cli',
-    isolate: false,
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-  },
-});
+// Test files share one module graph (see test-support/vitest-config.ts); none mocks a module.
+export default sharedGraphConfig('cli');

@@ -1,11 +1,11 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { TIMEOUTS } from '../../test-support/vitest-config.js';
 
 // Like core, the parser is web-standard: its tests also run in the edge runtime (web globals only, no
 // node:* modules). Tests that read files are named *.node.test.ts and run in Node only. The test files
 // of a project share one module graph (isolate: false), which saves re-importing the package for each
 // file; the file that mocks a module (vi.mock) runs in its own, as a third project.
 const MOCKING = ['src/tfrecord/parse-workers.node.test.ts'];
-const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 };
 
 export default defineConfig({
   test: {

@@ -1,9 +1,8 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { sharedGraphConfig } from '../../test-support/vitest-config.js';
 
-// The test files share one module graph (isolate: false), which saves re-importing the package for
-// each file; the files that mock a module (vi.mock), count the threads the package starts or bound this
-// process's memory run each in a fresh process, as a second project.
-const ISOLATED = [
+// Test files share one module graph (see test-support/vitest-config.ts); the listed files mock a module,
+// count the threads the package starts or bound this process's memory.
+export default sharedGraphConfig('source-images', [
   'src/image-read-ahead.test.ts',
   'src/processing/read-image-file.fallback.test.ts',
   'src/processing/pixel-budget.test.ts',
@@ -11,21 +10,4 @@ const ISOLATED = [
   'src/image-lending.test.ts',
   'src/processing/read-image-file.test.ts',
   'src/image.hostile.test.ts',
-];
-const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 };
-
-export default defineConfig({
-  test: {
-    projects: [
-      {
-        test: {
-          name: 'source-images',
-          exclude: [...configDefaults.exclude, ...ISOLATED],
-          isolate: false,
-          ...TIMEOUTS,
-        },
-      },
-      { test: { name: 'source-images-isolated', include: ISOLATED, ...TIMEOUTS } },
-    ],
-  },
-});
+]);

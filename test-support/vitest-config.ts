@@ -1,0 +1,26 @@
+// The vitest config of a package whose test files share one module graph (isolate: false), which
+// saves re-importing the package for each file. A file that mocks a module (vi.mock) would leak its
+// mock into the files after it, and a file that counts the threads the package starts or bounds its
+// process's memory sees the other files' work: such files run each in a fresh process, as a second
+// project (apps/demo's test-isolation test checks that every mocking file is listed).
+import { configDefaults, type ViteUserConfig } from 'vitest/config';
+
+/** Every package's limits: a hang guard, not a speed check (speed is measured in `pnpm bench`). */
+export const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 } as const;
+
+/**
+ * The config of package `name`: its test files in one module graph, those in `fresh` (paths relative to
+ * the package, as vitest names them) each in a fresh process.
+ */
+export function sharedGraphConfig(name: string, fresh: readonly string[] = []): ViteUserConfig {
+  const shared = { name, isolate: false, ...TIMEOUTS };
+  if (fresh.length === 0) return { test: shared };
+  return {
+    test: {
+      projects: [
+        { test: { ...shared, exclude: [...configDefaults.exclude, ...fresh] } },
+        { test: { name: `${name}-fresh`, include: [...fresh], ...TIMEOUTS } },
+      ],
+    },
+  };
+}
