@@ -70,21 +70,26 @@ export async function workPart(
   }
 }
 
-/** Appends `path` to the open `target`, feeding `hash`. */
+/** Appends `path` to the open `target` (the file at `targetPath`), feeding `hash`. */
 async function append(
   path: string,
   target: Awaited<ReturnType<typeof open>>,
+  targetPath: string,
   hash: ReturnType<typeof createHash>,
 ): Promise<void> {
   const stream = createReadStream(path, { highWaterMark: 1 << 20 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       hash.update(chunk);
-      await target.write(chunk);
+      await target.write(chunk).catch((error: unknown) => {
+        throw writeError(error, targetPath, 'work', 'joining the parts of a shard');
+      });
     }
   } catch (error) {
     stream.destroy();
-    throw readError(error, path, 'work', 'joining the parts of a shard');
+    throw error instanceof TfpipeError
+      ? error
+      : readError(error, path, 'work', 'joining the parts of a shard');
   }
 }
 
@@ -140,7 +145,7 @@ export async function commitParts(
       });
       try {
         for (const { part, file } of pieces)
-          await append(join(part.staging, file.written.name), target, hash);
+          await append(join(part.staging, file.written.name), target, joined, hash);
         if (fsync) await target.datasync();
       } finally {
         await target.close();
