@@ -38,5 +38,8 @@ export async function exportSurface(
       if (name) names.add(name);
     }
   }
+  // tsc (an entry whose declarations tsup cannot bundle) writes `export interface A` / `export type A`.
+  for (const declared of declarations.matchAll(/^export (?:declare )?(?:interface|type) (\w+)/gm))
+    names.add(declared[1]!);
   return [...names].sort().map((name) => `${name}: ${name in loaded ? typeof loaded[name] : 'type'}`);
 }

@@ -46,4 +46,24 @@ describe('the entries of @tfpipe/node-utils', () => {
       ]
     `);
   });
+
+  test('z holds the zod builders the options are written with, and only those (the bundle carries no more)', () => {
+    expect(Object.keys(options.z).sort()).toMatchInlineSnapshot(`
+      [
+        "array",
+        "boolean",
+        "custom",
+        "enum",
+        "int",
+        "literal",
+        "number",
+        "record",
+        "strictObject",
+        "string",
+        "toJSONSchema",
+        "union",
+        "unknown",
+      ]
+    `);
+  });
 });

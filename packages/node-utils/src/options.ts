@@ -4,9 +4,10 @@
  * option is refused with the same message by every plugin, in code and in a pipeline file.
  * Web-standard: no `node:*` (the browser entries of the plugins use it too). zod is bundled into
  * this entry and re-exported as `z`: the plugins and the pipeline build their schemas with this
- * one copy, which a process loads as one module instead of zod's ~95.
+ * one copy, which a process loads as one module instead of zod's ~95. `z` holds the builders
+ * listed in `./zod.ts` (and every zod type); the bundle carries only those.
  */
-import { z } from 'zod';
+import * as z from './zod.js';
 
 export { z };
 
