@@ -102,6 +102,20 @@ describe('ByteRange cells', () => {
     expect(hex(encodeExample(example))).toBe(hex(encodeExample(encode([feature, utf8.encode('ab')]))));
   });
 
+  it('refuse a range that is not within its buffer', () => {
+    const source = new Uint8Array(4);
+    for (const [start, end] of [
+      [-1, 2],
+      [3, 2],
+      [0, 5],
+      [0.5, 2],
+      [Number.NaN, 1],
+    ] as const) {
+      expect(() => new ByteRange().set(source, start, end), `${start}-${end}`).toThrow(RangeError);
+    }
+    expect(new ByteRange().set(source, 4, 4).view()).toHaveLength(0);
+  });
+
   it('are read only during the call: a range reused for the next row leaves the first row as it was', () => {
     const encode = compileCellEncoder({ s: 'bytes' });
     const source = utf8.encode('first,second');

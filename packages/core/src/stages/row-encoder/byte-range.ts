@@ -7,18 +7,42 @@ const EMPTY = new Uint8Array(0);
  * encodes the row (every other path takes it as the view {@link ByteRange.view} gives).
  */
 export class ByteRange {
-  /** The buffer the bytes are in. */
-  source: Uint8Array = EMPTY;
-  /** Offset of the first byte in {@link source}. */
-  start = 0;
-  /** Offset after the last byte in {@link source}. */
-  end = 0;
+  #source: Uint8Array = EMPTY;
+  #start = 0;
+  #end = 0;
 
-  /** Points the range at `source[start, end)` and returns it. */
+  /** The buffer the bytes are in. */
+  get source(): Uint8Array {
+    return this.#source;
+  }
+
+  /** Offset of the first byte in {@link source}. */
+  get start(): number {
+    return this.#start;
+  }
+
+  /** Offset after the last byte in {@link source}. */
+  get end(): number {
+    return this.#end;
+  }
+
+  /**
+   * Points the range at `source[start, end)` and returns it.
+   * @throws RangeError unless `0 <= start <= end <= source.length` (integers)
+   */
   set(source: Uint8Array, start: number, end: number): this {
-    this.source = source;
-    this.start = start;
-    this.end = end;
+    if (!(
+      Number.isInteger(start) &&
+      Number.isInteger(end) &&
+      start >= 0 &&
+      start <= end &&
+      end <= source.length
+    )) {
+      throw new RangeError(`ByteRange ${start} to ${end} is not within ${source.length} bytes`);
+    }
+    this.#source = source;
+    this.#start = start;
+    this.#end = end;
     return this;
   }
 
