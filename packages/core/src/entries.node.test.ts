@@ -189,6 +189,7 @@ describe('the entries of @tfpipe/core', () => {
   test('@tfpipe/core/internal (tfpipe packages, no semver promise)', async () => {
     expect(await exportSurface(packageDirectory, './internal', internal)).toMatchInlineSnapshot(`
       [
+        "ByteRange: function",
         "CellEncoder: type",
         "ENCODED: symbol",
         "EncodedExample: function",

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { TfpipeError } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
-import { EncodedExample } from '@tfpipe/core/internal';
+import { ByteRange, EncodedExample } from '@tfpipe/core/internal';
 import type { Positioned, RecordErrorPolicy } from '@tfpipe/core/plugin';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvRecordReader } from './csv-record-reader.js';
@@ -87,6 +87,8 @@ export class CsvBytePath {
   readonly #slots: Int32Array;
   readonly #kinds: Uint8Array;
   readonly #cells: unknown[];
+  /** Per kept column, the range its bytes cells are given to the encoder as (reused row after row), else undefined. */
+  readonly #ranges: (ByteRange | undefined)[];
   /** Records converted from bytes (the text path's are not counted). */
   records = 0;
   /** Chunks whose Examples a worker thread made (`threads`). */
@@ -137,6 +139,8 @@ export class CsvBytePath {
     plan.indexes.forEach((field, slot) => (this.#slots[field] = slot));
     this.#kinds = Uint8Array.from(encoder.columns, cellKind);
     this.#cells = new Array<unknown>(encoder.columns.length).fill(undefined);
+    // The encoder copies a range's bytes into the row: no view per cell.
+    this.#ranges = Array.from(this.#kinds, (kind) => (kind === BYTES ? new ByteRange() : undefined));
   }
 
   /** Bytes read from the files' rest handed over. */
@@ -323,11 +327,13 @@ export class CsvBytePath {
     const bytes = pieces.length === 1 && cut === total ? pieces[0]! : new Uint8Array(cut);
     const carry = new Uint8Array(total - cut);
     let offset = 0;
-    for (const piece of pieces) {
+    for (const [index, piece] of pieces.entries()) {
       const into = Math.min(piece.length, Math.max(0, cut - offset));
       if (into > 0 && bytes !== piece) bytes.set(piece.subarray(0, into), offset);
       if (into < piece.length) carry.set(piece.subarray(into), offset + into - cut);
       offset += piece.length;
+      // Read here and copied whole: the reader may read into it again (fewer fresh buffers to fault in).
+      if (index > 0 && bytes !== piece) this.#input?.recycle(piece);
     }
     this.#carry = carry;
     return { bytes, final: this.#eof && carry.length === 0 };
@@ -396,6 +402,7 @@ export class CsvBytePath {
     const slots = this.#slots;
     const kinds = this.#kinds;
     const cells = this.#cells;
+    const ranges = this.#ranges;
     const fieldCount = this.#fieldCount;
     let position = start;
     let field = 0;
@@ -453,7 +460,7 @@ export class CsvBytePath {
           // Empty and escaped cells go by their text.
         } else if (kind === INT64) value = readInt(bytes, from, to);
         else if (kind === FLOAT) value = readFloat(bytes, from, to);
-        else if (kind === BYTES) value = bytes.subarray(from, to);
+        else if (kind === BYTES) value = ranges[slot]!.set(bytes, from, to);
         // By its type: an equality test of a number, a view or the symbol runs V8's generic comparison.
         if (typeof value === 'symbol') {
           let cell = to === from ? '' : text.decode(bytes.subarray(from, to));

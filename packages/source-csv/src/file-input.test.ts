@@ -3,6 +3,7 @@ import { TfpipeError } from '@tfpipe/core';
 import { describe, expect, test } from 'vitest';
 import { collect, withTempDir, writeTemp } from './__fixtures__/test-support.js';
 import { csvSource } from './csv-source.js';
+import { ChunkedFileReader } from './file-input.js';
 
 const linux = process.platform === 'linux';
 if (!linux) console.warn('file-input.test: names that are not UTF-8 need Linux, that case is skipped');
@@ -48,5 +49,26 @@ describe('path expansion (core glob)', () => {
     }
     expect(TfpipeError.is(error) && error.code).toBe('INVALID_OPTION');
     expect((error as Error).message).toBe('invalid glob "data/[z-a].csv": range "z-a" is out of order');
+  });
+});
+
+describe('ChunkedFileReader', () => {
+  test('reads into a buffer given back with recycle, and every byte still comes in order', async () => {
+    await withTempDir(async (directory) => {
+      const text = 'abcdefghijklmnopqrstuvwxyz0123456789';
+      const path = await writeTemp(directory, 'letters.csv', text);
+      const reader = await ChunkedFileReader.open(path, 'test', 4);
+      const chunks: string[] = [];
+      const buffers = new Set<ArrayBufferLike>();
+      let chunk: Uint8Array | undefined;
+      while ((chunk = await reader.read()) !== undefined) {
+        chunks.push(Buffer.from(chunk).toString());
+        buffers.add(chunk.buffer);
+        reader.recycle(chunk);
+      }
+      expect(chunks.join('')).toBe(text);
+      // 9 chunks read through at most the read-ahead's buffers, plus the one being read.
+      expect(buffers.size).toBeLessThan(chunks.length);
+    });
   });
 });

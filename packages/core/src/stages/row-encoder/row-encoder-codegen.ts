@@ -3,6 +3,7 @@ import { EncodedExample, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from '../../c
 import { varintSize, writeVarint } from '../../codec/varint.js';
 import { plainDecimal, smallInteger } from '../../text/plain-decimal.js';
 import { FLOAT, INT64 } from '../spec/row-cells.js';
+import { ByteRange, copyRange } from './byte-range.js';
 import { copy, writeNegative } from './row-encoder-bytes.js';
 import {
   BYTES_LIST_TAG,
@@ -65,7 +66,7 @@ const MAX_FEATURES = 256;
  * lengths) become literal stores, in the key order the wire format needs, and each cell is checked
  * and sized in straight-line code. It handles the common cells exactly as the general encoder does
  * (safe-integer numbers and bigints, and integer strings for int64; numbers and plain decimal strings for float;
- * strings and `Uint8Array`s for bytes; missing cells by the feature's policy) and refuses any row
+ * strings, `Uint8Array`s and `ByteRange`s for bytes; missing cells by the feature's policy) and refuses any row
  * with another cell, which the general encoder then takes. Returns undefined where code cannot be
  * generated (a Content-Security-Policy without `unsafe-eval`) or the spec is very wide.
  * @param order - feature indexes in the UTF-8 byte order of their names
@@ -124,6 +125,8 @@ function compile(body: string): SharedRowWriter {
     'utf8Size',
     'writeUtf8',
     'writeAscii',
+    'Range',
+    'copyRange',
     body,
   ) as (...helpers: unknown[]) => SharedRowWriter;
   return factory(
@@ -138,6 +141,8 @@ function compile(body: string): SharedRowWriter {
     utf8Size,
     writeUtf8,
     writeAscii,
+    ByteRange,
+    copyRange,
   );
 }
 
@@ -192,7 +197,9 @@ function parseCell(index: number, feature: GeneratedFeature, missingEntries: Uin
   } else {
     lines.push(
       `let b${index};`,
-      `if (${isMissing}) { ${missing} }`,
+      // A range of the source's input (the CSV byte path's bytes cells): checked first, it is the common cell there.
+      `if (${c} instanceof Range) { b${index} = ${c}; ${v} = ${c}.end - ${c}.start; }`,
+      `else if (${isMissing}) { ${missing} }`,
       `else if (${text}) { b${index} = ${c}; ${v} = utf8Size(${c}); if (${v} < 0) return undefined; }`,
       `else if (${c} instanceof Uint8Array) { b${index} = ${c}; ${v} = ${c}.length; }`,
       'else return undefined;',
@@ -239,7 +246,8 @@ function writeEntry(index: number, feature: GeneratedFeature, missingEntries: Ui
       `${constantBytes(prefix, 'p')} p += ${p}; ${varint('f')}`,
       `t[p++] = ${BYTES_LIST_TAG}; ${varint('l')}`,
       `t[p++] = ${LIST_VALUE_TAG}; ${varint('n')}`,
-      `if (typeof b !== 'string') p = copy(b, t, p);`,
+      `if (b instanceof Range) p = copyRange(b.source, b.start, b.end, t, p);`,
+      `else if (typeof b !== 'string') p = copy(b, t, p);`,
       'else if (n === b.length) p = writeAscii(t, p, b);',
       'else p = writeUtf8(t, p, b);',
     ].join(' ');

@@ -12,6 +12,7 @@ import {
   type Template,
 } from './row-encoder-bytes.js';
 import type { Position } from '../../errors/tfpipe-error.js';
+import { ByteRange } from './byte-range.js';
 import type { Feature } from '../../model/feature.js';
 import type { CompiledEntry } from '../spec/compile-feature.js';
 import { BYTES, FLOAT, INT64, RowSlots } from '../spec/row-cells.js';
@@ -235,7 +236,9 @@ export class RowEncoder {
   }
 
   /** The Feature message size of one present cell as a list, or -1. */
-  #parseCell(index: number, feature: FastFeature, cell: unknown): number {
+  #parseCell(index: number, feature: FastFeature, value: unknown): number {
+    // A range is written as its view would be.
+    const cell = value instanceof ByteRange ? value.view() : value;
     const slots = this.#slots;
     const { kind, entry } = feature;
     const context = entry.context;
