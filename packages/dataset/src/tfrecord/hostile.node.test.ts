@@ -7,6 +7,7 @@ import { bytes, example, int64 } from '@tfpipe/core';
 import { frameRecord, writeRecordHeader } from '@tfpipe/sink-tfrecord/web';
 import { describe, expect, it } from 'vitest';
 import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
+import { parseExample } from '../parse/parse-example.js';
 import { field } from '../parse/tensor-test-helpers.js';
 import { fixedLen } from '../spec/feature-spec.js';
 import {
@@ -164,5 +165,16 @@ describe('damaged and hostile input', () => {
     }
     expect(wrong).toEqual([]);
     expect(rows).toBe(40);
+  });
+
+  it('a length varint of 2^64 - 1 inside an Example: PROTO_DECODE with its exact value and byte', () => {
+    const record = Uint8Array.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    expect(() => parseExample(ID).parse([record], { file: 'f', firstRecordIndex: 7 })).toThrow(
+      expect.objectContaining({
+        code: 'PROTO_DECODE',
+        message: expect.stringContaining('length 18446744073709551615 runs past the end of its message'),
+        position: expect.objectContaining({ file: 'f', recordIndex: 7 }),
+      }),
+    );
   });
 });
