@@ -5,6 +5,8 @@ import type { ImageSettings } from '../image/image-options.js';
 import { lumaOf } from '../image/luma.js';
 
 let loading: Promise<SharpConstructor> | undefined;
+/** The padding of `fit: 'contain'`. */
+const OPAQUE_BLACK = { r: 0, g: 0, b: 0, alpha: 1 } as const;
 
 /** sharp, imported on first use (an optional peer: only decoding images needs it). */
 function loadSharp(): Promise<SharpConstructor> {
@@ -43,7 +45,8 @@ export async function sharpPixels(bytes: Uint8Array, settings: ImageSettings): P
         height: resize.height,
         fit: resize.fit,
         kernel: resize.kernel,
-        background: { r: 0, g: 0, b: 0, alpha: 1 },
+        // Only 'contain' pads; sharp parses a given colour on every call, so 'fill' and 'cover' go without.
+        ...(resize.fit === 'contain' ? { background: OPAQUE_BLACK } : {}),
       });
     const { data, info } = await image.raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true });
     const expected = settings.channels === 4 ? 4 : 3;

@@ -1,6 +1,6 @@
 // The dense fast path against the general parser: for random FixedLen specs and records (valid,
 // wrong kinds and counts, missing features, out-of-range int64s, flipped and cut bytes), parsing with
-// and without the fast path gives the same batch or the same error.
+// and without the fast path gives the same batch or the same error, with the batch's bytes lent or not.
 import { bytes, emptyFeature, float, int64 } from '@tfpipe/core';
 import type { Feature } from '@tfpipe/core';
 import fc from 'fast-check';
@@ -32,7 +32,14 @@ function validFeature(dtype: Dtype, width: number): fc.Arbitrary<Feature> {
     { weight: 1, arbitrary: fc.bigInt(-(2n ** 63n), 2n ** 63n - 1n) },
   );
   if (dtype === 'float32') return values(fc.float({ noNaN: true })).map((list) => float(...list));
-  if (dtype === 'string') return values(fc.uint8Array({ maxLength: 5 })).map((list) => bytes(...list));
+  if (dtype === 'string')
+    // Now and then past 1 KiB: kept as a view of the batch's bytes when they are lent.
+    return values(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.uint8Array({ maxLength: 5 }) },
+        { weight: 1, arbitrary: fc.uint8Array({ minLength: 1020, maxLength: 1030 }) },
+      ),
+    ).map((list) => bytes(...list));
   return values(integers).map((list) => int64(...list));
 }
 
@@ -147,6 +154,7 @@ describe('DenseRecordReader: same results as the general parser', () => {
         const run = (parser: BatchParser<typeof spec>) => [
           outcome(() => parser.parse(payloads)),
           outcome(() => parser.parseSpans(arena, ends, payloads.length, places())),
+          outcome(() => parser.parseSpans(arena, ends, payloads.length, places(), true)),
         ];
         const fast = run(new BatchParser(spec));
         vi.spyOn(DenseRecordReader, 'of').mockReturnValue(undefined);

@@ -1,3 +1,4 @@
+import { KeyTable } from '../wire/key-table.js';
 import { LITTLE_ENDIAN } from '../wire/value-buffer.js';
 import { readInt64, readLength, varintResult } from '../wire/wire-varint.js';
 import type { Column } from './column.js';
@@ -33,7 +34,7 @@ const MAX_BLOCK_VALUE = 1024;
  */
 export class DenseRecordReader {
   private readonly keys: Uint8Array[];
-  private readonly byLength: (number[] | undefined)[] = [];
+  private readonly table: KeyTable;
   private readonly modes: Uint8Array;
   private readonly elements: Int32Array;
   private readonly seen: Int32Array;
@@ -49,6 +50,10 @@ export class DenseRecordReader {
   /** The block byte strings are copied into, and how much of it is used. */
   private block = EMPTY_BYTES;
   private blockUsed = 0;
+  /** Whether the bytes being read are the batch's to keep: long byte strings are then views of them. */
+  private lend = false;
+  /** Whether a view of the bytes read went into the batch since `bind`. */
+  lent = false;
 
   private constructor(
     keys: readonly string[],
@@ -56,7 +61,7 @@ export class DenseRecordReader {
   ) {
     const encoder = new TextEncoder();
     this.keys = keys.map((key) => encoder.encode(key));
-    this.keys.forEach((key, slot) => (this.byLength[key.length] ??= []).push(slot));
+    this.table = new KeyTable(this.keys);
     this.modes = Uint8Array.from(columns, (column) => MODES[column.spec.dtype]);
     this.elements = Int32Array.from(columns, (column) => column.elements);
     this.seen = new Int32Array(keys.length);
@@ -81,8 +86,13 @@ export class DenseRecordReader {
     return new DenseRecordReader(keys, dense);
   }
 
-  /** Takes the arrays of the batch the columns just started. */
-  bind(): void {
+  /**
+   * Takes the arrays of the batch the columns just started. `lend`: the bytes the batch is read from
+   * are its own (never written again), so byte strings over 1 KiB become views of them, not copies.
+   */
+  bind(lend = false): void {
+    this.lend = lend;
+    this.lent = false;
     this.columns.forEach((column, slot) => {
       const values = column.values;
       const data = values.data;
@@ -200,11 +210,17 @@ export class DenseRecordReader {
 
   /**
    * A copy of `bytes[start, end)`: short values share a block (one view each rather than an array
-   * each, which measured the larger part of reading a string), long ones get their own array.
+   * each, which measured the larger part of reading a string), long ones get their own array, or are
+   * views of `bytes` when they are lent (a copy and an allocation per image was most of the fused
+   * parse of an image file, garbage collection included).
    */
   private copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
     const length = end - start;
-    if (length > MAX_BLOCK_VALUE) return bytes.slice(start, end);
+    if (length > MAX_BLOCK_VALUE) {
+      if (!this.lend) return bytes.slice(start, end);
+      this.lent = true;
+      return bytes.subarray(start, end);
+    }
     let used = this.blockUsed;
     if (used + length > this.block.length) {
       this.block = new Uint8Array(STRING_BLOCK_BYTES);
@@ -303,13 +319,7 @@ export class DenseRecordReader {
       grown.set(this.predicted);
       this.predicted = grown;
     }
-    let slot = -1;
-    for (const candidate of this.byLength[end - start] ?? []) {
-      if (this.matches(bytes, candidate, start, end)) {
-        slot = candidate;
-        break;
-      }
-    }
+    const slot = this.table.slotOf(bytes, start, end);
     this.predicted[entryIndex] = slot;
     return slot;
   }

@@ -73,15 +73,18 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
 
   /**
    * Parses `count` records lying back to back in `bytes` (record `i` ends at `ends[i]`); `places[i]`
-   * gives its position, and its `data` is set only when the general parser reads it.
+   * gives its position, and its `data` is set only when the general parser reads it. `lend`: `bytes`
+   * is the batch's to keep (never written again), so byte strings over 1 KiB of the dense path are
+   * views of it ({@link lentBytes} then says so).
    */
   parseSpans(
     bytes: Uint8Array,
     ends: ArrayLike<number>,
     count: number,
     places: readonly SpanRecord[],
+    lend = false,
   ): ParsedBatch<Spec> {
-    this.#start(count);
+    this.#start(count, lend);
     const dense = this.#dense;
     let start = 0;
     for (let batchIndex = 0; batchIndex < count; batchIndex++) {
@@ -98,7 +101,12 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
     return batch;
   }
 
-  #start(batchSize: number): void {
+  /** Whether the last `parseSpans` with `lend` kept views of its bytes in the batch. */
+  get lentBytes(): boolean {
+    return this.#dense?.lent ?? false;
+  }
+
+  #start(batchSize: number, lend = false): void {
     for (const [name, column] of this.#columns) {
       try {
         column.start(batchSize);
@@ -118,7 +126,7 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
         );
       }
     }
-    this.#dense?.bind();
+    this.#dense?.bind(lend);
   }
 
   #general(record: SerializedRecord, batchIndex: number, origin: BatchOrigin): void {

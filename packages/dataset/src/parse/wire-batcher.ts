@@ -29,6 +29,11 @@ export interface WireSpans {
 export interface SpanHandler<Out> {
   readonly detach: boolean;
   handle(spans: WireSpans): Out;
+  /**
+   * Whether what the last `handle` returned keeps views of `spans.bytes`: the batcher then leaves
+   * that buffer to it and copies the next batch into a new one.
+   */
+  readonly kept?: () => boolean;
 }
 
 /** The handler that parses each batch on this thread with `parser`. */
@@ -38,7 +43,9 @@ export function parseHere<Spec extends ExampleParseSpec>(
   return {
     detach: false,
     // Errors name each record's file, index and offset: the places are SerializedRecord objects.
-    handle: (spans) => parser.parseSpans(spans.bytes, spans.ends, spans.count, spans.places),
+    // The arena is lent: a batch whose long byte strings are views of it keeps it (see `kept`).
+    handle: (spans) => parser.parseSpans(spans.bytes, spans.ends, spans.count, spans.places, true),
+    kept: () => parser.lentBytes,
   };
 }
 
@@ -47,6 +54,8 @@ export function parseHere<Spec extends ExampleParseSpec>(
  * for readers that see a payload only as a view into their read buffer, valid during one call: each
  * payload is copied into one arena per batch, reused for the next (parsing copies what it keeps), so
  * a record costs a `memcpy` rather than an array of its own, a record object and a stream read.
+ * A batch that keeps views of its arena (long byte strings) takes the arena along: it is never
+ * written again, and the next batch is copied into a new one.
  */
 export class WireBatcher<Out> {
   readonly #handler: SpanHandler<Out>;
@@ -128,9 +137,13 @@ export class WireBatcher<Out> {
       this.#ends = new Int32Array(this.#ends.length);
       if (this.#crcs !== undefined) this.#crcs = new Uint32Array(this.#ends.length);
     }
+    const used = this.#used;
     this.#count = 0;
     this.#used = 0;
     this.#ready.push(this.#handler.handle(spans));
+    // Sized for a batch like this one (an eighth more), so the next rarely grows by copying.
+    if (this.#handler.kept?.() === true)
+      this.#arena = new Uint8Array(Math.max(MIN_ARENA_BYTES, used + (used >>> 3)));
   }
 
   #growArena(needed: number): void {

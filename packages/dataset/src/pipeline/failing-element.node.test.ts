@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
 import { parseExample } from '../parse/parse-example.js';
 import { fixedLen } from '../spec/feature-spec.js';
-import { exampleOf, range, temporaryFolder, writeExamples } from '../testing/write-records.js';
+import { drain, exampleOf, range, temporaryFolder, writeExamples } from '../testing/write-records.js';
 import { fromArray } from './from-array.js';
 
 const COUNT = 40;
@@ -40,17 +40,6 @@ async function failingFile(name: string, ids: readonly number[], bad?: number): 
 /** A map step: the record's `id`, parsed alone; the bad record throws. */
 function idOfRecord(record: TfRecord): number {
   return Number(parser.parse([record]).id.data[0]);
-}
-
-/** What a pass hands out before it ends, and the error it ends with (if any). */
-async function drain<T>(dataset: AsyncIterable<T>): Promise<{ elements: T[]; error?: TfpipeError }> {
-  const elements: T[] = [];
-  try {
-    for await (const element of dataset) elements.push(element);
-  } catch (error) {
-    return { elements, error: error as TfpipeError };
-  }
-  return { elements };
 }
 
 /** Checks that `error` is the bad record's, named by feature, file, record index and byte offset. */

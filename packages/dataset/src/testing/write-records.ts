@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeExample, example, float, int64 } from '@tfpipe/core';
-import type { Example } from '@tfpipe/core';
+import type { Example, TfpipeError } from '@tfpipe/core';
 import { createTfrecordWriter } from '@tfpipe/sink-tfrecord';
 import type { TfRecord } from '@tfpipe/sink-tfrecord';
 import { afterAll } from 'vitest';
@@ -80,4 +80,15 @@ export async function ids(dataset: AsyncIterable<TfRecord>): Promise<number[]> {
 /** The integers `start … end - 1`. */
 export function range(start: number, end: number): number[] {
   return Array.from({ length: end - start }, (_, at) => start + at);
+}
+
+/** What a pass hands out before it ends, and the error it ends with (if any). */
+export async function drain<T>(dataset: AsyncIterable<T>): Promise<{ elements: T[]; error?: TfpipeError }> {
+  const elements: T[] = [];
+  try {
+    for await (const element of dataset) elements.push(element);
+  } catch (error) {
+    return { elements, error: error as TfpipeError };
+  }
+  return { elements };
 }

@@ -63,4 +63,48 @@ describe('the fused parse', () => {
     expect((fused as Error).message).toBe((unfused as Error).message);
     expect((fused as { position: { byteOffset: number } }).position.byteOffset).toBeGreaterThan(1024 * 1024);
   });
+
+  it('byte strings over 1 KiB are views of their batch’s own bytes: kept batches keep them across reads and passes', async () => {
+    const folder = await temporaryFolder();
+    // Around the 1 KiB rule, and records larger than a 1 MiB read; each value's bytes its record's own.
+    const sizes = [500, 1024, 1025, 5000, 70_000, 1_300_000];
+    const blobOf = (id: number): Uint8Array =>
+      Uint8Array.from(
+        { length: sizes[id % sizes.length]! },
+        (_, at) => (id * 131 + at * 7 + (at >> 9)) & 0xff,
+      );
+    const path = await writeExamples(folder, 'views.tfrecord', range(0, 30), (id) =>
+      example({ id: int64(id), blob: bytes(blobOf(id)) }),
+    );
+    const dataset = tfrecordDataset(path).parse(
+      { id: fixedLen([], 'int64'), blob: fixedLen([], 'string') },
+      { batchSize: 4 },
+    );
+    // Two passes read side by side, and every batch of both kept until both have ended.
+    const kept: { id: { data: BigInt64Array }; blob: { data: Uint8Array[] } }[] = [];
+    const passes = [dataset[Symbol.asyncIterator](), dataset[Symbol.asyncIterator]()];
+    for (let open = passes.length; open > 0;) {
+      open = 0;
+      for (const pass of passes) {
+        const next = await pass.next();
+        if (next.done !== true) {
+          kept.push(next.value);
+          open++;
+        }
+      }
+    }
+    expect(kept.length).toBe(2 * 8);
+    const wrong: number[] = [];
+    for (const batch of kept)
+      batch.id.data.forEach((id, row) => {
+        if (!Buffer.from(blobOf(Number(id))).equals(batch.blob.data[row]!)) wrong.push(Number(id));
+      });
+    expect(wrong).toEqual([]);
+    // No array per long value: a batch's values over 1 KiB share one buffer, which no other batch uses.
+    const buffers = kept.map(
+      (batch) => new Set(batch.blob.data.filter((value) => value.length > 1024).map((value) => value.buffer)),
+    );
+    expect(buffers.map((set) => set.size)).toEqual(kept.map(() => 1));
+    expect(new Set(buffers.flatMap((set) => [...set])).size).toBe(kept.length);
+  });
 });

@@ -1,3 +1,4 @@
+import { KeyTable } from './key-table.js';
 import { WireReader } from './wire-reader.js';
 
 const WIRE_LENGTH_DELIMITED = 2;
@@ -18,7 +19,7 @@ export const KIND_INT64 = 3;
 export class FeatureLocator {
   readonly reader = new WireReader();
   private readonly keys: Uint8Array[];
-  private readonly byLength: (number[] | undefined)[] = [];
+  private readonly table: KeyTable;
   private readonly present: Uint8Array;
   private readonly starts: number[][];
   private readonly ends: number[][];
@@ -47,7 +48,7 @@ export class FeatureLocator {
     private readonly mapField: 1 | 2 = 1,
   ) {
     this.keys = names.map((name) => encoder.encode(name));
-    this.keys.forEach((key, slot) => (this.byLength[key.length] ??= []).push(slot));
+    this.table = new KeyTable(this.keys);
     this.present = new Uint8Array(names.length);
     this.starts = names.map(() => []);
     this.ends = names.map(() => []);
@@ -183,16 +184,7 @@ export class FeatureLocator {
   }
 
   private lookup(start: number, end: number): number {
-    const candidates = this.byLength[end - start];
-    if (candidates === undefined) return -1;
-    const bytes = this.reader.bytes;
-    for (const slot of candidates) {
-      const key = this.keys[slot] as Uint8Array;
-      let index = 0;
-      while (index < key.length && key[index] === bytes[start + index]) index++;
-      if (index === key.length) return slot;
-    }
-    return -1;
+    return this.table.slotOf(this.reader.bytes, start, end);
   }
 
   /**

@@ -102,9 +102,13 @@ export class WireReader {
     const start = this.position;
     const length = this.varint(end);
     if (length > end - this.position) {
+      // Past 2^53 the number is rounded: the message gives the varint's exact value.
+      const exact = Number.isSafeInteger(length)
+        ? String(length)
+        : exactVarint(this.bytes, start, this.position);
       throw this.error(
         start,
-        `length ${length} runs past the end of its message (${end - this.position} bytes left)`,
+        `length ${exact} runs past the end of its message (${end - this.position} bytes left)`,
       );
     }
     return this.position + length;
@@ -164,4 +168,12 @@ export class WireReader {
     if (end - this.position < count) throw this.error(tagStart, `truncated ${count * 8}-bit field`);
     this.position += count;
   }
+}
+
+/** The exact value of the varint in `bytes[start, end)`, in decimal. */
+function exactVarint(bytes: Uint8Array, start: number, end: number): string {
+  let value = 0n;
+  for (let index = end - 1; index >= start; index--)
+    value = (value << 7n) | BigInt((bytes[index] as number) & 0x7f);
+  return value.toString();
 }
