@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TfpipeError, type Progress, type TfpipeErrorCode } from '@tfpipe/core';
+import { writeError } from '@tfpipe/node-utils';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { finalizePlan, type FinalizeResult } from './finalize-plan.js';
 import { writePlanFile } from './plan-file.js';
@@ -316,7 +317,7 @@ export async function runPlannedPipeline(
     const joiner = partJoiner(plan, tasks);
     const claims = await mkdtemp(join(tmpdir(), 'tfpipe-claims-')).catch((error: unknown) => {
       stop(children);
-      throw error;
+      throw writeError(error, tmpdir(), 'work', "creating the lanes' task directory");
     });
     try {
       await workOnChildren(planFile, tasks, claims, children, report, workHere, joiner.add);
