@@ -4,8 +4,8 @@
  * tasks, and the directory the lanes take them from: see `TaskClaims`), reads the plan once, then
  * takes and works tasks (a whole index, or with `units` a part of one) until none is left, answering
  * `{ done }` (with the part written, for a part) or `{ failed }` and sending progress, and leaves.
- * `{ exit: true }` makes it take no more. Built as its own file (`dist/work-child.js`) so that it
- * can be forked.
+ * `{ exit: true }`, or the channel closing, makes it take no more. Built as its own file
+ * (`dist/work-child.js`) so that it can be forked.
  */
 import { TfpipeError } from '@tfpipe/core';
 import { readPlanFile } from './plan-file.js';
@@ -81,6 +81,11 @@ async function work(
     if (!reported) failed(-1, error);
   }
 }
+
+// A parent that went away takes no more output: the task under way ends, no other starts.
+process.on('disconnect', () => {
+  stopping = true;
+});
 
 process.on(
   'message',
