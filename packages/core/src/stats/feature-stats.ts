@@ -2,7 +2,6 @@ import type { Example, Features, PayloadType, SequenceExample } from '../model/e
 import { isSequenceExample } from '../model/example.js';
 import type { FeatureKind } from '../model/feature.js';
 import { EncodedExample, ENCODED } from '../codec/encoded-example.js';
-import { ProtoReader } from '../codec/proto-reader.js';
 import { compareBytes } from '../codec/feature-keys.js';
 
 /** What was seen of one feature across a dataset. */
@@ -149,11 +148,36 @@ const KIND_BY_FIELD: readonly FeatureKind[] = ['none', 'bytes', 'float', 'int64'
 /** As the decoder reads keys: a BOM is part of the name; invalid UTF-8 is refused (decoding then raises it). */
 const keyDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
+/** Where the payload of the length prefix {@link payloadEnd} last read starts. */
+let payloadStart = 0;
+
+/**
+ * Reads the length prefix (a varint) at `position` of a payload that must end by `limit`: the
+ * payload's end, its start in {@link payloadStart}; -1 when the varint or the payload passes `limit`
+ * or the varint is longer than 10 bytes.
+ */
+function payloadEnd(bytes: Uint8Array, position: number, limit: number): number {
+  let length = 0;
+  let multiplier = 1;
+  for (let index = 0; index < 10 && position < limit; index++) {
+    const byte = bytes[position++]!;
+    length += (byte & 0x7f) * multiplier;
+    if (byte < 0x80) {
+      payloadStart = position;
+      return length <= limit - position ? position + length : -1;
+    }
+    multiplier *= 128;
+  }
+  return -1;
+}
+
 /**
  * Measures an Example's features from its wire bytes, for the canonical form the codec writes: one
  * `features` field, map entries in strictly increasing key order (so no key twice), each Feature with
- * at most one list, packed numbers. Anything else is refused (false, nothing counted) and the caller
- * measures the decoded Example, so the result is always what decoding would give.
+ * at most one list, packed numbers, every tag in one byte. Anything else is refused (false, nothing
+ * counted) and the caller measures the decoded Example, so the result is always what decoding would
+ * give. The bytes are read with plain offsets (no reader object, no exception), since every record
+ * a sink with a manifest writes passes through here.
  */
 class ExampleScanner {
   /** Key bytes and names of the last record's entries, by entry index: rows repeat their keys. */
@@ -161,13 +185,12 @@ class ExampleScanner {
   #keyNames: string[] = [];
   /** The stat of each remembered key, once looked up (stats always go to the same map). */
   #keyStats: (MutableStat | undefined)[] = [];
-  #reader = new ProtoReader(new Uint8Array(0), 'Example');
   /** Entries read (their names are `#keyNames`): kinds and lengths, applied once the whole record is read. */
   #kinds: FeatureKind[] = [];
   #lengths: number[] = [];
 
   add(stats: Map<string, MutableStat>, bytes: Uint8Array): boolean {
-    const count = this.#scan(bytes);
+    const count = this.#entries(bytes);
     if (count < 0) return false;
     for (let index = 0; index < count; index++) {
       const stat = (this.#keyStats[index] ??= statFor(stats, this.#keyNames[index]!));
@@ -177,33 +200,26 @@ class ExampleScanner {
     return true;
   }
 
-  /** Reads the entries into the scratch arrays; their number, or -1 for a non-canonical record. */
-  #scan(bytes: Uint8Array): number {
-    this.#reader = new ProtoReader(bytes, 'Example');
-    try {
-      return this.#entries(bytes);
-    } catch {
-      // Malformed bytes: decoding them raises the error, with its offset.
-      return -1;
-    }
-  }
-
+  /** Reads the entries into the scratch arrays; their number, or -1 for a non-canonical or malformed record. */
   #entries(bytes: Uint8Array): number {
     const end = bytes.length;
     if (end === 0) return 0;
-    if (this.#varint() !== 0x0a) return -1;
-    const featuresEnd = this.#length(end);
-    if (featuresEnd !== end) return -1;
+    if (bytes[0] !== 0x0a) return -1;
+    if (payloadEnd(bytes, 1, end) !== end) return -1;
+    let position = payloadStart;
     let count = 0;
     let previous: Uint8Array | undefined;
     let previousHit = false;
-    while (this.#reader.position < featuresEnd) {
-      if (this.#varint() !== 0x0a) return -1;
-      const entryEnd = this.#length(featuresEnd);
-      if (this.#varint() !== 0x0a) return -1;
-      const keyEnd = this.#length(entryEnd);
+    while (position < end) {
+      if (bytes[position] !== 0x0a) return -1;
+      const entryEnd = payloadEnd(bytes, position + 1, end);
+      if (entryEnd < 0) return -1;
+      position = payloadStart;
+      if (position >= entryEnd || bytes[position] !== 0x0a) return -1;
+      const keyEnd = payloadEnd(bytes, position + 1, entryEnd);
+      if (keyEnd < 0) return -1;
       // The key as the last record's at this index (verified then), else decoded and checked now.
-      const keyStart = this.#reader.position;
+      const keyStart = payloadStart;
       const cached = this.#keyBytes[count];
       let hit = cached !== undefined && cached.length === keyEnd - keyStart;
       for (let index = 0; hit && index < cached!.length; index++)
@@ -215,57 +231,26 @@ class ExampleScanner {
       }
       previous = this.#keyBytes[count];
       previousHit = hit;
-      this.#reader.position = keyEnd;
-      if (this.#varint() !== 0x12) return -1;
-      const featureEnd = this.#length(entryEnd);
-      if (featureEnd !== entryEnd) return -1;
+      if (keyEnd >= entryEnd || bytes[keyEnd] !== 0x12) return -1;
+      if (payloadEnd(bytes, keyEnd + 1, entryEnd) !== entryEnd) return -1;
+      position = payloadStart;
       let kind: FeatureKind = 'none';
       let length = 0;
-      if (this.#reader.position < featureEnd) {
-        const tag = this.#varint();
+      if (position < entryEnd) {
+        const tag = bytes[position]!;
         const field = tag >>> 3;
         if ((tag & 7) !== 2 || field < 1 || field > 3) return -1;
-        const listEnd = this.#length(featureEnd);
-        if (listEnd !== featureEnd) return -1;
+        if (payloadEnd(bytes, position + 1, entryEnd) !== entryEnd) return -1;
         kind = KIND_BY_FIELD[field]!;
-        length = this.#listLength(field, listEnd);
+        length = listLength(bytes, field, payloadStart, entryEnd);
         if (length < 0) return -1;
       }
       this.#kinds[count] = kind;
       this.#lengths[count] = length;
       count++;
-      this.#reader.position = entryEnd;
+      position = entryEnd;
     }
     return count;
-  }
-
-  /** Values in a list message ending at `end`: bytes entries, or one packed run of numbers. */
-  #listLength(field: number, end: number): number {
-    const bytes = this.#reader.bytes;
-    if (this.#reader.position === end) return 0;
-    if (field === 1) {
-      let count = 0;
-      while (this.#reader.position < end) {
-        if (this.#varint() !== 0x0a) return -1;
-        this.#reader.position = this.#length(end);
-        count++;
-      }
-      return count;
-    }
-    if (this.#varint() !== 0x0a) return -1;
-    const packedEnd = this.#length(end);
-    if (packedEnd !== end) return -1;
-    if (field === 2) return (end - this.#reader.position) % 4 === 0 ? (end - this.#reader.position) / 4 : -1;
-    // Each value ends at a byte under 0x80; more than 9 bytes before it is a varint the decoder refuses.
-    let count = 0;
-    let run = 0;
-    for (let index = this.#reader.position; index < end; index++) {
-      if (bytes[index]! < 0x80) {
-        count++;
-        run = 0;
-      } else if (++run > 9) return -1;
-    }
-    return run === 0 ? count : -1;
   }
 
   /** Decodes and keeps the key at entry `index` with its stat; false for a key that is not UTF-8. */
@@ -286,14 +271,33 @@ class ExampleScanner {
     this.#keyStats[index] = undefined;
     return true;
   }
+}
 
-  /** A tag or length at the cursor. @throws TfpipeError when cut off */
-  #varint(): number {
-    return this.#reader.varint(this.#reader.bytes.length);
+/** Values in a list message `[start, end)` of `field`: bytes entries, or one packed run of numbers; -1 otherwise. */
+function listLength(bytes: Uint8Array, field: number, start: number, end: number): number {
+  if (start === end) return 0;
+  let position = start;
+  if (field === 1) {
+    let count = 0;
+    while (position < end) {
+      if (bytes[position] !== 0x0a) return -1;
+      position = payloadEnd(bytes, position + 1, end);
+      if (position < 0) return -1;
+      count++;
+    }
+    return count;
   }
-
-  /** Reads a length and returns where it ends. @throws TfpipeError when it passes `limit` */
-  #length(limit: number): number {
-    return this.#reader.lengthDelimited(limit);
+  if (bytes[position] !== 0x0a || payloadEnd(bytes, position + 1, end) !== end) return -1;
+  position = payloadStart;
+  if (field === 2) return (end - position) % 4 === 0 ? (end - position) / 4 : -1;
+  // Each value ends at a byte under 0x80; more than 9 bytes before it is a varint the decoder refuses.
+  let count = 0;
+  let run = 0;
+  for (let index = position; index < end; index++) {
+    if (bytes[index]! < 0x80) {
+      count++;
+      run = 0;
+    } else if (++run > 9) return -1;
   }
+  return run === 0 ? count : -1;
 }

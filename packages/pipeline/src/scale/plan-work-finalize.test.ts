@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -50,13 +51,23 @@ describe('plan, work, finalize', () => {
       code: 'SHARD_INCOMPLETE',
       message: expect.stringContaining('indexes 0, 1, 2, 3, 4, 5, 6, 7'),
     });
-    for (const { index } of plan.shards) expect((await workShard(plan, index)).skipped).toBe(false);
+    const out = join(directory, 'pipeline-out');
+    for (const { index } of plan.shards) {
+      // Its input read, nothing of the index is committed yet: that is what a lane overlaps.
+      const read: boolean[] = [];
+      const shard = `data-0000${index}-of-00008.tfrecord`;
+      const onInputRead = (): void => {
+        read.push(existsSync(join(out, shard)));
+      };
+      expect((await workShard(plan, index, { onInputRead })).skipped).toBe(false);
+      expect(read).toEqual([false]);
+      expect(existsSync(join(out, shard))).toBe(true);
+    }
     expect((await workShard(plan, 3)).skipped).toBe(true);
     const finalized = await finalizePlan(plan);
     expect(finalized.shards).toEqual(
       Array.from({ length: 8 }, (_, index) => `data-0000${index}-of-00008.tfrecord`),
     );
-    const out = join(directory, 'pipeline-out');
     const names = (await readdir(out)).filter((name) => !name.startsWith('.'));
     expect(names.sort()).toEqual([...finalized.shards, 'data.manifest.json', 'reader_spec.py'].sort());
     expect((await readdir(out)).filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);

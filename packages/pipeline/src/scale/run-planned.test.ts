@@ -232,6 +232,25 @@ describe('runPlannedPipeline on two processes', () => {
     );
   }, 120_000);
 
+  it("fails naming the temporary directory when the lanes' task directory cannot be made, nothing final-named", async () => {
+    const missing = join(directory, 'no-such-tmp');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = missing;
+    let error: unknown;
+    try {
+      error = await runPlannedPipeline(config('no-tmp'), { workers: 2, workerScript }).catch(
+        (caught: unknown) => caught,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(error).toMatchObject({ code: 'OUTPUT_UNWRITABLE', position: { file: missing } });
+    expect((await readdir(join(directory, 'no-tmp'))).filter((name) => !name.startsWith('.'))).toEqual([]);
+    // The started child was told to exit (the test's time limit bounds the wait).
+    while ((await childrenRunning(workerScript)) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }, 120_000);
+
   it('writes gzip shards whole on two processes, the same bytes as one', async () => {
     const gzip = { compression: 'gzip' };
     await runPlannedPipeline(config('gzip-one', gzip), { workers: 1 });

@@ -1,15 +1,18 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TfpipeError, type Progress, type TfpipeErrorCode } from '@tfpipe/core';
+import { writeError } from '@tfpipe/node-utils';
 import type { PipelineConfig } from '../config/pipeline-config.js';
 import { finalizePlan, type FinalizeResult } from './finalize-plan.js';
 import { writePlanFile } from './plan-file.js';
 import { planPipeline } from './plan-pipeline.js';
 import type { ScalePlan } from './plan-types.js';
 import { markerDirectory } from './shard-marker.js';
-import { commitParts, partsJoinable, workPart, type WrittenPart } from './work-parts.js';
+import { PartsJoin, partsJoinable, workPart, type WrittenPart } from './work-parts.js';
+import { TaskClaims, workLane } from './work-lane.js';
 import { workShard } from './work-shard.js';
 
 /** Options of {@link runPlannedPipeline}. */
@@ -39,7 +42,6 @@ export interface RunPlannedResult extends FinalizeResult {
 }
 
 interface ChildMessage {
-  readonly ready?: boolean;
   /** Progress of task `task`. */
   readonly task?: number;
   readonly records?: number;
@@ -114,72 +116,70 @@ function startChildren(count: number, script: string): ChildProcess[] {
   });
 }
 
-/** What a lane does with a task: resolves with the records written, and the part for a part task. */
-type LocalWork = (task: LaneTask, id: number) => Promise<WrittenPart | undefined>;
+/** What a lane does with a task: resolves with the part for a part task (see {@link LaneWork}). */
+type LocalWork = (
+  task: LaneTask,
+  id: number,
+  inputRead: () => void,
+  signal: AbortSignal,
+) => Promise<WrittenPart | undefined>;
 
 /**
  * Works every task on the lanes: this process (`local`) and the started child processes, each
- * taking the next task when it is free. (This process works too: it would only wait otherwise, and a
- * child costs a process start and its own JIT warm-up.) Each part goes to `onPart` as it is done.
+ * taking the next task from `claims` (a directory the lanes share, see {@link TaskClaims}) when it
+ * is free, with no round trip through this process, whose own work would delay the answer. (This
+ * process works too: it would only wait otherwise, and a child costs a process start and its own
+ * JIT warm-up.) Each part goes to `onPart` as it is done. After a failure every task left is taken,
+ * so that no lane starts another, and the first failure is thrown once every lane has stopped.
  */
 function workOnChildren(
   planFile: string,
   tasks: readonly LaneTask[],
+  claims: string,
   started: readonly ChildProcess[],
   report: (id: number, records: number) => void,
   local: LocalWork,
   onPart: (task: LaneTask, id: number, part: WrittenPart) => void,
 ): Promise<void> {
-  let next = 0;
+  const taken = new TaskClaims(claims, tasks.length);
   let failure: TfpipeError | undefined;
-  const here = (async () => {
-    while (failure === undefined && next < tasks.length) {
-      const id = next++;
-      try {
-        const part = await local(tasks[id]!, id);
-        if (part !== undefined) onPart(tasks[id]!, id, part);
-      } catch (error) {
-        failure ??= TfpipeError.is(error)
-          ? error
-          : new TfpipeError('INTERNAL', 'a shard failed', { stage: 'work', fatal: true, cause: error });
-      }
-    }
-  })();
+  const fail = (error: TfpipeError): void => {
+    failure ??= error;
+    taken.takeAll();
+  };
+  const here = workLane(
+    taken,
+    async (id, inputRead, signal) => {
+      const part = await local(tasks[id]!, id, inputRead, signal);
+      if (part !== undefined) onPart(tasks[id]!, id, part);
+    },
+    () => failure !== undefined,
+  ).catch((error: unknown) =>
+    fail(
+      TfpipeError.is(error)
+        ? error
+        : new TfpipeError('INTERNAL', 'a shard failed', { stage: 'work', fatal: true, cause: error }),
+    ),
+  );
   const children = started.map((child) => {
-    const give = (): void => {
-      if (failure === undefined && next < tasks.length) {
-        const id = next++;
-        child.send({ task: id, ...tasks[id]! });
-      } else child.send({ exit: true });
-    };
     child.on('message', (message: ChildMessage) => {
-      if (message.ready === true) give();
-      else if (message.task !== undefined && message.records !== undefined)
-        report(message.task, message.records);
+      if (message.task !== undefined && message.records !== undefined) report(message.task, message.records);
       else if (message.done !== undefined) {
         report(message.done, message.records ?? 0);
         if (message.part !== undefined) onPart(tasks[message.done]!, message.done, message.part);
-        give();
       } else if (message.failed !== undefined && message.error !== undefined) {
         const { code, message: text, stage, position } = message.error;
-        failure ??= new TfpipeError(code, text, {
-          stage: stage ?? 'work',
-          fatal: true,
-          position: position ?? {},
-        });
-        give();
+        fail(new TfpipeError(code, text, { stage: stage ?? 'work', fatal: true, position: position ?? {} }));
       }
     });
     const ended = new Promise<void>((resolve) => {
       const end = (code: number | null, signal: NodeJS.Signals | null): void => {
-        if (code !== 0 && failure === undefined) {
-          failure = new TfpipeError(
-            'INTERNAL',
-            `a worker process ended with ${signal ?? `exit code ${code}`}`,
-            {
+        if (code !== 0) {
+          fail(
+            new TfpipeError('INTERNAL', `a worker process ended with ${signal ?? `exit code ${code}`}`, {
               stage: 'work',
               fatal: true,
-            },
+            }),
           );
         }
         resolve();
@@ -187,7 +187,7 @@ function workOnChildren(
       if (child.exitCode !== null || child.signalCode !== null) end(child.exitCode, child.signalCode);
       else child.on('exit', end);
     });
-    child.send({ plan: planFile, lanes: started.length + 1 });
+    child.send({ plan: planFile, lanes: started.length + 1, tasks, claims });
     return ended;
   });
   return Promise.all([here, ...children]).then(() => {
@@ -196,33 +196,39 @@ function workOnChildren(
 }
 
 /**
- * Joins the parts of cut indexes as they arrive: once every part of an index is there, commits it
- * ({@link commitParts}). `settle` waits for every commit begun; `discard` removes parts never joined.
+ * Joins the parts of cut indexes as they arrive ({@link PartsJoin}: each appended once the parts
+ * before it are in) and commits an index once all its parts are in. `settle` waits for every
+ * commit begun; `discard` removes what was never committed.
  */
 function partJoiner(plan: ScalePlan, tasks: readonly LaneTask[]) {
-  const expected = new Map<number, number[]>();
+  // Each part task's position in its index's unit order, and the parts per index.
+  const positions = new Map<number, number>();
+  const counts = new Map<number, number>();
   tasks.forEach((task, id) => {
-    if (task.units !== undefined) expected.set(task.index, [...(expected.get(task.index) ?? []), id]);
+    if (task.units === undefined) return;
+    const units = plan.shards[task.index]!.units;
+    const before = tasks.filter(
+      (other) =>
+        other.index === task.index &&
+        other.units !== undefined &&
+        units.indexOf(other.units[0]!) < units.indexOf(task.units![0]!),
+    ).length;
+    positions.set(id, before);
+    counts.set(task.index, (counts.get(task.index) ?? 0) + 1);
   });
-  const arrived = new Map<number, WrittenPart>();
+  const joins = new Map<number, { join: PartsJoin; arrived: number }>();
   const commits: Promise<unknown>[] = [];
   return {
     add: (task: LaneTask, id: number, part: WrittenPart): void => {
-      arrived.set(id, part);
-      const ids = expected.get(task.index)!;
-      if (!ids.every((other) => arrived.has(other))) return;
-      // Parts in the index's unit order: the order the units were planned in.
-      const units = plan.shards[task.index]!.units;
-      const ordered = [...ids].sort(
-        (left, right) => units.indexOf(tasks[left]!.units![0]!) - units.indexOf(tasks[right]!.units![0]!),
-      );
-      const joined = commitParts(
-        plan,
-        task.index,
-        ordered.map((other) => arrived.get(other)!),
-      );
-      for (const other of ids) arrived.delete(other);
-      commits.push(joined);
+      let entry = joins.get(task.index);
+      if (entry === undefined) {
+        entry = { join: new PartsJoin(plan, task.index, counts.get(task.index)!), arrived: 0 };
+        joins.set(task.index, entry);
+      }
+      entry.join.add(positions.get(id)!, part);
+      if (++entry.arrived < counts.get(task.index)!) return;
+      joins.delete(task.index);
+      commits.push(entry.join.commit());
     },
     async settle(): Promise<void> {
       const results = await Promise.allSettled(commits);
@@ -231,7 +237,7 @@ function partJoiner(plan: ScalePlan, tasks: readonly LaneTask[]) {
     },
     async discard(): Promise<void> {
       await Promise.allSettled(commits);
-      for (const part of arrived.values()) await rm(part.staging, { recursive: true, force: true });
+      for (const { join } of joins.values()) await join.discard();
     },
   };
 }
@@ -284,17 +290,18 @@ export async function runPlannedPipeline(
     for (const count of written.values()) total += count;
     options.onProgress?.({ records: total, elapsedMs: performance.now() - begun });
   };
-  const workHere: LocalWork = async (task, id) => {
+  const workHere: LocalWork = async (task, id, inputRead, signal) => {
     const onProgress = (progress: Progress): void => report(id, progress.records);
+    const taskOptions = { lanes, signal, onProgress, onInputRead: inputRead };
     if (task.units !== undefined) {
-      const part = await workPart(plan, task.index, task.units, { lanes, onProgress });
+      const part = await workPart(plan, task.index, task.units, taskOptions);
       report(
         id,
         part.files.reduce((sum, file) => sum + file.written.records, 0),
       );
       return part;
     }
-    const { marker } = await workShard(plan, task.index, { lanes, onProgress });
+    const { marker } = await workShard(plan, task.index, taskOptions);
     report(
       id,
       marker.files.reduce((sum, file) => sum + file.records, 0),
@@ -302,15 +309,24 @@ export async function runPlannedPipeline(
     return undefined;
   };
   if (children.length === 0) {
-    for (const { index } of plan.shards) await workHere({ index }, index);
+    // Index order; each index's commit overlaps the next one's reading (see workLane).
+    await workLane(new TaskClaims(undefined, plan.shardCount), async (index, inputRead, signal) => {
+      await workHere({ index }, index, inputRead, signal);
+    });
   } else {
     const joiner = partJoiner(plan, tasks);
+    const claims = await mkdtemp(join(tmpdir(), 'tfpipe-claims-')).catch((error: unknown) => {
+      stop(children);
+      throw writeError(error, tmpdir(), 'work', "creating the lanes' task directory");
+    });
     try {
-      await workOnChildren(planFile, tasks, children, report, workHere, joiner.add);
+      await workOnChildren(planFile, tasks, claims, children, report, workHere, joiner.add);
       await joiner.settle();
     } catch (error) {
       await joiner.discard();
       throw error;
+    } finally {
+      await rm(claims, { recursive: true, force: true });
     }
   }
   return { ...(await finalizePlan(plan)), plan, planFile };

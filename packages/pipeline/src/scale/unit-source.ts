@@ -93,13 +93,16 @@ function inWholeFile(error: unknown, unit: PlanUnit | undefined): unknown {
 /**
  * The pipeline's source plugin, made to read the given units one after another as one stream: the
  * first unit is opened at once (it says what the chunks are), each next one when the previous ends.
- * With no unit it opens the plan's first unit only to learn that, and reads nothing.
+ * With no unit it opens the plan's first unit only to learn that, and reads nothing. `onEnd` is
+ * called once the last unit has ended (every chunk handed out); not for an image source, whose
+ * stream goes to the run as the plugin made it (its report and lending switch are on it).
  */
 export function unitSource(
   plan: ScalePlan,
   source: SourcePluginDefinition,
   baseOptions: object,
   unitIndexes: readonly number[],
+  onEnd: () => void = () => undefined,
 ): SourcePluginDefinition {
   return {
     ...source,
@@ -147,6 +150,7 @@ export function unitSource(
           } catch (error) {
             throw inWholeFile(error, unit);
           }
+          onEnd();
           controller.close();
         },
         async cancel(reason) {

@@ -1,80 +1,108 @@
 /**
  * The child process of `runPlannedPipeline({ workers })`: started before the plan exists, it waits
- * for `{ plan, lanes }` (the plan file's path, the processes working it), reads the plan once,
- * answers `{ ready }`, then works each task its parent sends (`{ task, index }` for a whole index,
- * with `units` for a part of one), answering `{ done }` (with the part written, for a part) or
- * `{ failed }` and sending progress, until told `{ exit: true }`. Built as its own file (`dist/work-child.js`) so that it can be forked.
+ * for `{ plan, lanes, tasks, claims }` (the plan file's path, the processes working it, the run's
+ * tasks, and the directory the lanes take them from: see `TaskClaims`), reads the plan once, then
+ * takes and works tasks (a whole index, or with `units` a part of one) until none is left, answering
+ * `{ done }` (with the part written, for a part) or `{ failed }` and sending progress, and leaves.
+ * `{ exit: true }`, or the channel closing, makes it take no more. Built as its own file
+ * (`dist/work-child.js`) so that it can be forked.
  */
 import { TfpipeError } from '@tfpipe/core';
 import { readPlanFile } from './plan-file.js';
-import type { ScalePlan } from './plan-types.js';
+import type { LaneTask } from './run-planned.js';
+import { TaskClaims, workLane } from './work-lane.js';
 import { workPart } from './work-parts.js';
 import { workShard } from './work-shard.js';
 
+/** Messages not yet handed to the channel: it is closed only once they are. */
+const sending = new Set<Promise<void>>();
 const send = (message: object): void => {
-  process.send?.(message);
+  if (process.send === undefined) return;
+  const sent = new Promise<void>((resolve) => process.send!(message, undefined, {}, () => resolve()));
+  sending.add(sent);
+  void sent.then(() => sending.delete(sent));
 };
-const failed = (index: number, error: unknown): void =>
+const failed = (task: number, error: unknown): void =>
   send({
-    failed: index,
+    failed: task,
     error: TfpipeError.is(error) ? error.toJSON() : { code: 'INTERNAL', message: String(error) },
   });
 
-let plan: Promise<ScalePlan> | undefined;
-/** Processes working the plan at once (see WorkShardOptions.lanes). */
-let lanes = 1;
+/** Told to take no more tasks. */
+let stopping = false;
+let working = false;
+
+/** Closes the channel once every message is out, so that the process ends. */
+async function leave(): Promise<void> {
+  while (sending.size > 0) await Promise.all(sending);
+  if (process.connected) process.disconnect();
+}
+
+/** Reads the plan, then works the tasks this process takes until none is left. */
+async function work(
+  planFile: string,
+  lanes: number,
+  tasks: readonly LaneTask[],
+  claims: string,
+): Promise<void> {
+  let reported = false;
+  try {
+    const plan = await readPlanFile(planFile);
+    await workLane(
+      new TaskClaims(claims, tasks.length),
+      async (id, inputRead, signal) => {
+        const { index, units } = tasks[id]!;
+        const options = {
+          lanes,
+          signal,
+          onInputRead: inputRead,
+          onProgress: (progress: { records: number }) => send({ task: id, records: progress.records }),
+        };
+        try {
+          if (units !== undefined) {
+            const part = await workPart(plan, index, units, options);
+            const records = part.files.reduce((sum, file) => sum + file.written.records, 0);
+            send({ done: id, records, part });
+          } else {
+            const { marker } = await workShard(plan, index, options);
+            send({ done: id, records: marker.files.reduce((sum, file) => sum + file.records, 0) });
+          }
+        } catch (error) {
+          // An abort after the lane's other task failed says nothing new.
+          if (!signal.aborted) failed(id, error);
+          reported = true;
+          throw error;
+        }
+      },
+      () => stopping,
+    );
+  } catch (error) {
+    // A task's failure went out with its id; reading the plan or taking a task fails here.
+    if (!reported) failed(-1, error);
+  }
+}
+
+// A parent that went away takes no more output: the task under way ends, no other starts.
+process.on('disconnect', () => {
+  stopping = true;
+});
 
 process.on(
   'message',
-  (message: {
-    plan?: string;
-    lanes?: number;
-    task?: number;
-    index?: number;
-    units?: number[];
-    exit?: boolean;
-  }) => {
-    if (message.plan !== undefined) {
-      plan = readPlanFile(message.plan);
-      lanes = message.lanes ?? 1;
-      plan.then(
-        () => send({ ready: true }),
-        (error: unknown) => failed(-1, error),
-      );
-      return;
-    }
-    if (
-      message.exit === true ||
-      message.task === undefined ||
-      message.index === undefined ||
-      plan === undefined
+  (message: { plan?: string; lanes?: number; tasks?: LaneTask[]; claims?: string; exit?: boolean }) => {
+    if (message.exit === true) stopping = true;
+    else if (
+      !working &&
+      message.plan !== undefined &&
+      message.tasks !== undefined &&
+      message.claims !== undefined
     ) {
-      // After this handler returns: Node goes on reading the channel's messages once a handler is done,
-      // and a channel closed inside the handler made it throw (its state is null by then).
-      setImmediate(() => {
-        if (process.connected) process.disconnect?.();
-      });
+      working = true;
+      void work(message.plan, message.lanes ?? 1, message.tasks, message.claims).then(leave);
       return;
     }
-    const { task, index, units } = message;
-    const options = {
-      lanes,
-      onProgress: (progress: { records: number }) => send({ task, records: progress.records }),
-    };
-    plan
-      .then(async (read) => {
-        if (units !== undefined) {
-          const part = await workPart(read, index, units, options);
-          send({
-            done: task,
-            records: part.files.reduce((sum, file) => sum + file.written.records, 0),
-            part,
-          });
-          return;
-        }
-        const { marker } = await workShard(read, index, options);
-        send({ done: task, records: marker.files.reduce((sum, file) => sum + file.records, 0) });
-      })
-      .catch((error: unknown) => failed(task, error));
+    // After this handler returns: Node goes on reading the channel's messages once a handler is done,
+    // and a channel closed inside the handler made it throw (its state is null by then).
+    if (!working) setImmediate(() => void leave());
   },
 );

@@ -25,6 +25,12 @@ export interface WorkShardOptions {
    * it. The bytes written are the same for any value. @default 1
    */
   readonly lanes?: number;
+  /**
+   * Called once the shard has read all its input: what is left is writing out its last records,
+   * syncing, renaming and committing (`runPlannedPipeline`'s lanes start their next task then).
+   * Not called for an image source, nor for an index committed already.
+   */
+  readonly onInputRead?: () => void;
 }
 
 /** What {@link workShard} did. */
@@ -67,6 +73,19 @@ export function laneSourceOptions(
   return { ...options, concurrency: Math.max(1, Math.floor(Math.max(IMAGES_IN_FLIGHT, cores) / lanes)) };
 }
 
+/** How {@link shardPipeline} runs some units of an index, beyond the plan. */
+export interface ShardPipelineOptions {
+  /** See {@link WorkShardOptions.lanes}. @default 1 */
+  readonly lanes?: number;
+  /** See {@link WorkShardOptions.onInputRead}. */
+  readonly onInputRead?: () => void;
+  /**
+   * Whether the sink syncs its files: false for a part's files, which are copied into the index's
+   * joined file, and that one is synced. @default the pipeline's sink `fsync`
+   */
+  readonly sync?: boolean;
+}
+
 /**
  * The pipeline as shard `index` runs it: `units` (by default all of the index's) as the source, one
  * shard into `staging`; per-process defaults shared among `lanes` processes (see
@@ -77,7 +96,7 @@ export async function shardPipeline(
   index: number,
   staging: string,
   units: readonly number[] = plan.shards[index]!.units,
-  lanes = 1,
+  options: ShardPipelineOptions = {},
 ): Promise<LoadedPipeline> {
   const { config, baseDirectory } = plan.pipeline;
   const shuffle = config.shuffle;
@@ -95,8 +114,21 @@ export async function shardPipeline(
   const sinkOptions = loaded.sinkOptions as Record<string, unknown>;
   return {
     ...loaded,
-    source: unitSource(plan, loaded.source, laneSourceOptions(loaded, lanes), units),
-    sinkOptions: { ...sinkOptions, directory: staging, shards: 1, overwrite: false, manifest: true },
+    source: unitSource(
+      plan,
+      loaded.source,
+      laneSourceOptions(loaded, options.lanes ?? 1),
+      units,
+      options.onInputRead,
+    ),
+    sinkOptions: {
+      ...sinkOptions,
+      directory: staging,
+      shards: 1,
+      overwrite: false,
+      manifest: true,
+      ...(options.sync === false ? { fsync: false } : {}),
+    },
   };
 }
 
@@ -122,15 +154,23 @@ export interface StagedOutput {
   readonly stats: Readonly<Record<string, DatasetStats>>;
 }
 
-/** Runs `units` of index `index` through the pipeline into `staging` (one shard per prefix, with manifests). */
+/**
+ * Runs `units` of index `index` through the pipeline into `staging` (one shard per prefix, with
+ * manifests); `sync: false` leaves the files unsynced (see {@link ShardPipelineOptions.sync}).
+ */
 export async function writeStaged(
   plan: ScalePlan,
   index: number,
   units: readonly number[],
   staging: string,
   options: WorkShardOptions,
+  sync = true,
 ): Promise<StagedOutput> {
-  const loaded = await shardPipeline(plan, index, staging, units, options.lanes);
+  const loaded = await shardPipeline(plan, index, staging, units, {
+    ...(options.lanes === undefined ? {} : { lanes: options.lanes }),
+    ...(options.onInputRead === undefined ? {} : { onInputRead: options.onInputRead }),
+    ...(sync ? {} : { sync: false }),
+  });
   await runPipeline(loaded, {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     onProgress: (progress) => {
