@@ -1,8 +1,10 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { copyFile, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORPUS, tfpipe, tfpipeProcess } from './__fixtures__/run-cli.js';
+import { BIN, CORPUS, tfpipe, tfpipeProcess } from './__fixtures__/run-cli.js';
 
 let directory: string;
 beforeAll(async () => {
@@ -126,5 +128,50 @@ describe('tfpipe convert', () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--shards: expected a whole number of at least 1, got "8x"');
+  });
+
+  it('tells a file without a known extension by its first bytes: TFRecord (raw or gzip) read, anything else refused', async () => {
+    const corpusFile = join(CORPUS, 'pwnall_singles.tfrecords');
+    const raw = join(directory, 'records.bin');
+    await copyFile(corpusFile, raw);
+    const gz = join(directory, 'records-gz.bin');
+    await writeFile(gz, gzipSync(await readFile(corpusFile)));
+    const reference = await tfpipe(['convert', corpusFile, join(directory, 'reference.tfrecord')]);
+    expect(reference.code).toBe(0);
+    for (const input of [raw, gz]) {
+      const out = join(directory, `${input.endsWith('gz.bin') ? 'gz' : 'raw'}-out.tfrecord`);
+      const result = await tfpipe(['convert', input, out]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(await readFile(out)).toEqual(await readFile(join(directory, 'reference.tfrecord')));
+    }
+    const text = join(directory, 'table.bin');
+    await writeFile(text, 'id,name\n1,a\n2,b\n');
+    const out = join(directory, 'table-out.tfrecord');
+    const refused = await tfpipe(['convert', text, out]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/cannot tell what the input holds .*table\.bin.*\[INVALID_OPTION\]/);
+    expect(refused.stderr).not.toContain('RECORD_CRC');
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(await readdir(directory)).not.toContain('table-out.tfrecord');
+  });
+
+  it('refuses a CSV redirected to /dev/stdin instead of reading it as a damaged TFRecord', async () => {
+    const csv = join(directory, 'stdin.csv');
+    await writeFile(csv, 'id,name\n1,a\n');
+    const input = await open(csv, 'r');
+    const out = join(directory, 'stdin-out.tfrecord');
+    try {
+      const child = spawn(process.execPath, [BIN, 'convert', '/dev/stdin', out], {
+        stdio: [input.fd, 'ignore', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/cannot tell what the input holds .*\/dev\/stdin.*\[INVALID_OPTION\]/);
+    } finally {
+      await input.close();
+    }
+    expect(await readdir(directory)).not.toContain('stdin-out.tfrecord');
   });
 });
