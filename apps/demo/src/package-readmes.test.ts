@@ -108,6 +108,11 @@ test('no package README states a benchmark figure: figures live in bench/README.
   expect(figures).toEqual([]);
 });
 
+test('nor does the root README: its one figure, the suite time, is no benchmark', async () => {
+  const markdown = await readFile(path.join(rootDirectory, 'README.md'), 'utf8');
+  expect(benchmarkFigures(markdown)).toEqual([]);
+});
+
 test("the docs' complete examples are checked too (the plugin authors' reference)", () => {
   expect(examples.map((example) => example.name)).toContain('docs-plugins-0');
 });

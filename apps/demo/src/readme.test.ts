@@ -48,6 +48,35 @@ function runBlock(index: number): Promise<{ stdout: string; cwd: string }> {
   );
 }
 
+/** The root README's sections, in order: what a user needs first, then contributors; the rest lives in docs/. */
+const SECTIONS = [
+  'Quick start',
+  'What it is',
+  'Packages',
+  'The CLI at a glance',
+  'Reading the output',
+  'Working on tfpipe',
+  'Further reading',
+  'License',
+];
+
+test('the README stays under 8 KiB, in its sections, and links the rest', async () => {
+  const markdown = await readFile(readmeFile, 'utf8');
+  expect(Buffer.byteLength(markdown)).toBeLessThan(8 * 1024);
+  const outsideCode = markdown.replace(/^```[\s\S]*?^```$/gm, '');
+  expect([...outsideCode.matchAll(/^## (.+)$/gm)].map((match) => match[1])).toEqual(SECTIONS);
+  expect(outsideCode).toContain('(docs/working-on-tfpipe.md)');
+  expect(outsideCode).toContain('(docs/architecture.md)');
+});
+
+test("the Quick start is exactly two commands, and CI runs the second one's test command", async () => {
+  const markdown = await readFile(readmeFile, 'utf8');
+  const commands = /^## Quick start\n[\s\S]*?^```sh\n([\s\S]*?)^```$/m.exec(markdown)?.[1];
+  expect(commands).toBe('npx -y pnpm@10 install && npx -y pnpm@10 demo\nnpx -y pnpm@10 test\n');
+  const ci = await readFile(path.resolve(appDirectory, '../../.ci/run'), 'utf8');
+  expect(ci).toMatch(/^"\$\{PNPM\[@\]\}" test /m);
+});
+
 test('the README has a TypeScript example, and every block runs without an error', async () => {
   expect(blocks.length).toBeGreaterThan(0);
   for (let index = 0; index < blocks.length; index++) await runBlock(index);
