@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TfpipeError, type Progress, type TfpipeErrorCode } from '@tfpipe/core';
@@ -10,7 +11,7 @@ import { finalizePlan, type FinalizeResult } from './finalize-plan.js';
 import { writePlanFile } from './plan-file.js';
 import { planPipeline } from './plan-pipeline.js';
 import type { ScalePlan } from './plan-types.js';
-import { markerDirectory } from './shard-marker.js';
+import { markerDirectory, processAlive } from './shard-marker.js';
 import { PartsJoin, partsJoinable, workPart, type WrittenPart } from './work-parts.js';
 import { TaskClaims, workLane } from './work-lane.js';
 import { workShard } from './work-shard.js';
@@ -101,6 +102,34 @@ export function handOutTasks(plan: ScalePlan, lanes: number): LaneTask[] {
     .sort((left, right) => right.weight - left.weight || left.position - right.position)
     .map(({ task }) => task);
   return [...order.filter((index) => !cut.has(index)).map((index) => ({ index })), ...parts];
+}
+
+/** The start of a lanes' task directory's name: `tfpipe-claims-<pid>-<host>-<random>`. */
+const CLAIMS = 'tfpipe-claims-';
+
+/** This host in those names: a PID says nothing about a run on another host sharing the directory. */
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+/** A new lanes' task directory in `directory`, named for this process and host. */
+function makeClaims(directory: string): Promise<string> {
+  return mkdtemp(join(directory, `${CLAIMS}${process.pid}-${HOST}-`));
+}
+
+/**
+ * Removes the lanes' task directories that runs on this host left in `directory` when they were
+ * killed before they could remove their own (SIGKILL): those whose process is gone. Resolves with
+ * their names.
+ */
+export async function removeStaleClaims(directory: string): Promise<string[]> {
+  const pattern = new RegExp(`^${CLAIMS}(\\d+)-${HOST}-`);
+  const removed: string[] = [];
+  for (const name of await readdir(directory).catch(() => [] as string[])) {
+    const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || pid === process.pid || processAlive(pid)) continue;
+    await rm(join(directory, name), { recursive: true, force: true }).catch(() => undefined);
+    removed.push(name);
+  }
+  return removed;
 }
 
 /**
@@ -315,7 +344,8 @@ export async function runPlannedPipeline(
     });
   } else {
     const joiner = partJoiner(plan, tasks);
-    const claims = await mkdtemp(join(tmpdir(), 'tfpipe-claims-')).catch((error: unknown) => {
+    await removeStaleClaims(tmpdir());
+    const claims = await makeClaims(tmpdir()).catch((error: unknown) => {
       stop(children);
       throw writeError(error, tmpdir(), 'work', "creating the lanes' task directory");
     });
