@@ -1,7 +1,7 @@
 import { fork, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePlanFile } from './plan-file.js';
 import { planPipeline } from './plan-pipeline.js';
 import { removeStaleClaims, runPlannedPipeline } from './run-planned.js';
-import { readMarker } from './shard-marker.js';
+import { markerDirectory, readMarker } from './shard-marker.js';
+import { workShard } from './work-shard.js';
 
 const workerScript = fileURLToPath(new URL('../../dist/work-child.js', import.meta.url));
 const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
@@ -78,5 +79,37 @@ describe('a work child whose parent has gone', () => {
     for (const index of taken) expect(await readMarker(plan, index)).toBeDefined();
     const names = await readdir(plan.directory).catch(() => [] as string[]);
     expect(names.filter((name) => name.includes('tfpipe-tmp'))).toEqual([]);
+  }, 120_000);
+});
+
+describe('a run --workers killed before finalize, run again', () => {
+  /** The output files of `out` (not hidden), name → bytes. */
+  async function filesOf(out: string): Promise<Map<string, Buffer>> {
+    const names = (await readdir(join(directory, out))).filter((name) => !name.startsWith('.')).sort();
+    return new Map(
+      await Promise.all(
+        names.map(async (name) => [name, await readFile(join(directory, out, name))] as const),
+      ),
+    );
+  }
+
+  it('keeps the indexes it committed and ends with the bytes of a run never killed; a finished one is refused', async () => {
+    // What a killed run leaves: its plan file in the marker directory, some indexes committed, no manifest.
+    const plan = await planPipeline(config('killed'), { shards: 6 });
+    await mkdir(markerDirectory(plan), { recursive: true });
+    await writePlanFile(plan, join(markerDirectory(plan), 'plan.json'));
+    for (const index of [1, 4]) await workShard(plan, index);
+    const committed = await readFile(join(plan.directory, 'data-00001-of-00006.tfrecord'));
+    const resumed = await runPlannedPipeline(config('killed'), { workers: 2, workerScript });
+    expect(resumed.plan.checksum).toBe(plan.checksum);
+    await runPlannedPipeline(config('whole'), { workers: 2, workerScript });
+    const [reference, written] = [await filesOf('whole'), await filesOf('killed')];
+    expect([...written.keys()]).toEqual([...reference.keys()]);
+    for (const [name, bytes] of reference) expect(written.get(name)!.equals(bytes), name).toBe(true);
+    expect(written.get('data-00001-of-00006.tfrecord')!.equals(committed)).toBe(true);
+    // A finished run (its manifest written) is not run again.
+    await expect(runPlannedPipeline(config('killed'), { workers: 2, workerScript })).rejects.toMatchObject({
+      code: 'OUTPUT_EXISTS',
+    });
   }, 120_000);
 });

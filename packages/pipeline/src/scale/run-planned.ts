@@ -273,7 +273,8 @@ function partJoiner(plan: ScalePlan, tasks: readonly LaneTask[]) {
 
 /**
  * Runs a pipeline as a plan on one machine: plans it, works every index (in this process, or on
- * `workers` child processes), then finalizes. The output is byte for byte the same for any number of
+ * `workers` child processes), then finalizes. A run of the same plan killed before finalize is taken
+ * up where it stopped (its committed indexes kept); a finished one is refused (`OUTPUT_EXISTS`). The output is byte for byte the same for any number of
  * workers, and the same as `tfpipe plan` + `work` on each index + `finalize`.
  *
  * @throws TfpipeError the plan's errors, the first shard's failure, `SHARD_INCOMPLETE`.
@@ -285,6 +286,7 @@ export async function runPlannedPipeline(
   const workers = options.workers ?? 1;
   const script = options.workerScript ?? new URL('./work-child.js', import.meta.url);
   // Children start at once; the plan caps them at one fewer than its indexes once it is known.
+  if (workers > 1) await removeStaleClaims(tmpdir());
   const started =
     workers > 1
       ? startChildren(workers - 1, typeof script === 'string' ? script : fileURLToPath(script))
@@ -299,6 +301,8 @@ export async function runPlannedPipeline(
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.shards === undefined ? {} : { shards: options.shards }),
       defaultShards: workers,
+      // A run of this plan that was killed is taken up where it stopped.
+      resume: true,
     });
     await mkdir(markerDirectory(plan), { recursive: true });
     planFile = join(markerDirectory(plan), 'plan.json');
@@ -344,7 +348,6 @@ export async function runPlannedPipeline(
     });
   } else {
     const joiner = partJoiner(plan, tasks);
-    await removeStaleClaims(tmpdir());
     const claims = await makeClaims(tmpdir()).catch((error: unknown) => {
       stop(children);
       throw writeError(error, tmpdir(), 'work', "creating the lanes' task directory");
