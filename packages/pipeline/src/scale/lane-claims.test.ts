@@ -19,7 +19,8 @@ let directory: string;
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'tfpipe-lane-claims-'));
   const lines = ['id,text'];
-  for (let id = 0; id < 3000; id++) lines.push(`${id},row ${id}`);
+  // Enough rows that a task takes many turns of the child's event loop.
+  for (let id = 0; id < 60_000; id++) lines.push(`${id},row ${id}`);
   await writeFile(join(directory, 'rows.csv'), `${lines.join('\n')}\n`);
 });
 afterAll(() => rm(directory, { recursive: true, force: true }));
@@ -70,11 +71,14 @@ describe('a work child whose parent has gone', () => {
     const tasks = plan.shards.map(({ index }) => ({ index }));
     const child = fork(workerScript, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    // The parent goes as soon as the child has its tasks: the channel closes.
-    child.send({ plan: planFile, lanes: 2, tasks, claims }, () => child.disconnect());
+    // The parent goes once the child works its first task (its first progress message): the channel closes.
+    child.once('message', () => child.disconnect());
+    child.send({ plan: planFile, lanes: 2, tasks, claims });
     expect(await exited).toBe(0);
     const taken = (await readdir(claims)).map(Number);
-    // Without the stop, the child took all six.
+    // It took the task under way (and the next, started once the first had read its input); without
+    // the stop it took all six.
+    expect(taken.length).toBeGreaterThan(0);
     expect(taken.length).toBeLessThan(tasks.length);
     for (const index of taken) expect(await readMarker(plan, index)).toBeDefined();
     const names = await readdir(plan.directory).catch(() => [] as string[]);
