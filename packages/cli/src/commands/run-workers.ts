@@ -5,6 +5,7 @@ import { booleanFlag } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { writeLine } from '../io.js';
 import { ttyProgress } from '../progress.js';
+import { skippedLines } from './skipped-lines.js';
 
 /** `tfpipe run PIPELINE --workers N`: the pipeline as a plan, worked by N processes, then finalized. */
 export async function runWithWorkers(
@@ -44,10 +45,18 @@ export async function runWithWorkers(
     progress.done();
   }
   if (json) {
-    const { records, shards, files, planFile } = result;
+    const { records, shards, files, planFile, skipped, skippedErrors } = result;
     await writeLine(
       io.stdout,
-      JSON.stringify({ records, shards, files, plan: planFile, directory: result.plan.directory }),
+      JSON.stringify({
+        records,
+        shards,
+        files,
+        plan: planFile,
+        directory: result.plan.directory,
+        skipped,
+        skippedErrors,
+      }),
     );
   } else if (!quiet) {
     await writeLine(
@@ -55,6 +64,7 @@ export async function runWithWorkers(
       `wrote ${result.records} records in ${result.shards.length} shard(s) with ${workers} worker(s) into ${result.plan.directory}`,
     );
     await writeLine(io.stdout, `also wrote: ${result.files.join(', ')}`);
+    for (const line of skippedLines(result.skipped, result.skippedErrors)) await writeLine(io.stdout, line);
   }
   return 0;
 }

@@ -12,6 +12,7 @@ import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { writeLine } from '../io.js';
 import { formatBytes } from '../preview.js';
+import { skippedLines } from './skipped-lines.js';
 import { ttyProgress } from '../progress.js';
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -62,10 +63,7 @@ export function summaryLines(summary: RunSummary, result?: PipelineResult): stri
       `left ${result.foreignTemporaries.length} temporary file(s) of another host or an older tfpipe alone (delete them once no run writes there): ${result.foreignTemporaries.slice(0, 5).join(', ')}`,
     );
   }
-  if (summary.skipped > 0) {
-    lines.push(`skipped ${summary.skipped} bad record(s):`);
-    for (const error of summary.skippedErrors.slice(0, 10)) lines.push(`  ${error.message} [${error.code}]`);
-  }
+  lines.push(...skippedLines(summary.skipped, summary.skippedErrors));
   return lines;
 }
 

@@ -13,6 +13,7 @@ import type { FlagValues } from '../command.js';
 import { booleanFlag, byteSizeFlag, integerFlag, requirePositionals, stringFlag } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { writeLine } from '../io.js';
+import { skippedLines } from './skipped-lines.js';
 
 function missingFlag(name: string): TfpipeError {
   return new TfpipeError('INVALID_OPTION', `missing --${name}`, { stage: 'cli', fatal: true });
@@ -76,22 +77,29 @@ export async function workIndex(
     const records = marker.files.reduce((sum, item) => sum + item.records, 0);
     const what = skipped ? 'was committed already' : `wrote ${records} records`;
     await writeLine(io.stdout, `index ${index} ${what}: ${marker.files.map((item) => item.name).join(', ')}`);
+    for (const line of skippedLines(marker.skippedRecords ?? 0, marker.skippedErrors ?? []))
+      await writeLine(io.stdout, line);
   }
   return 0;
 }
 
 /** `tfpipe finalize PLAN`. */
 export async function finalizeFile(
-  _values: FlagValues,
+  values: FlagValues,
   positionals: readonly string[],
   io: CliIo,
 ): Promise<number> {
   const [file] = requirePositionals(positionals, 'PLAN file') as [string];
   const result = await finalizePlan(await readPlanFile(resolve(io.cwd, file)));
+  if (booleanFlag(values, 'json')) {
+    await writeLine(io.stdout, JSON.stringify(result));
+    return 0;
+  }
   await writeLine(
     io.stdout,
     `finalized ${result.records} records in ${result.shards.length} shard(s); wrote ${result.files.join(', ')}`,
   );
+  for (const line of skippedLines(result.skipped, result.skippedErrors)) await writeLine(io.stdout, line);
   return 0;
 }
 

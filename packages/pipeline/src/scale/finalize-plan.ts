@@ -8,7 +8,8 @@ import { writeReaderFiles } from '../run/reader-files.js';
 import type { WrittenSplit } from '../run/tfds-metadata.js';
 import { mergeStats } from './merge-stats.js';
 import type { ScalePlan } from './plan-types.js';
-import { readMarker, type ShardMarker } from './shard-marker.js';
+import { readMarker, type ShardMarker, type SkippedRecord } from './shard-marker.js';
+import { KEPT_SKIPPED_ERRORS } from './unit-source.js';
 
 /** What {@link finalizePlan} wrote. */
 export interface FinalizeResult {
@@ -17,6 +18,10 @@ export interface FinalizeResult {
   /** Manifests, reader specs and side files written (names in the output directory). */
   readonly files: readonly string[];
   readonly records: number;
+  /** Records dropped under `onError: 'skip'` by every index (from their markers). */
+  readonly skipped: number;
+  /** The first 100 of their errors, in index order, positions in whole-file terms. */
+  readonly skippedErrors: readonly SkippedRecord[];
 }
 
 /** Every marker, in index order. @throws TfpipeError `SHARD_INCOMPLETE` listing the indexes to run */
@@ -127,6 +132,8 @@ export async function finalizePlan(plan: ScalePlan): Promise<FinalizeResult> {
       shards: splits.flatMap((split) => split.shards.map((shard) => basename(shard.path))),
       files,
       records: all.records,
+      skipped: markers.reduce((sum, marker) => sum + (marker.skippedRecords ?? 0), 0),
+      skippedErrors: markers.flatMap((marker) => marker.skippedErrors ?? []).slice(0, KEPT_SKIPPED_ERRORS),
     };
   } finally {
     await rm(staging, { recursive: true, force: true });

@@ -1,12 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { seededRandom, TfpipeError } from '@tfpipe/core';
 import { loadPipeline } from '../config/load-pipeline.js';
 import { parsePipelineConfig } from '../config/parse-pipeline-config.js';
 import type { PipelineConfig } from '../config/pipeline-config.js';
-import { planChecksum } from './plan-file.js';
+import { planChecksum, readPlanFile } from './plan-file.js';
 import { DEFAULT_UNIT_IMAGES, planInputs } from './plan-units.js';
 import { PLAN_FORMAT, PLAN_VERSION, type PlanShard, type ScalePlan } from './plan-types.js';
+import { markerDirectory } from './shard-marker.js';
 
 const STAGE = 'plan';
 /** Units are cut to about this many bytes, or smaller so that every shard gets several. */
@@ -26,6 +27,12 @@ export interface PlanPipelineOptions {
   readonly unitBytes?: number;
   /** Most images per unit of an image source (fewer when each index would get fewer than four units). @default 1024 */
   readonly unitImages?: number;
+  /**
+   * Accept an output directory that holds shards of this very plan (its plan file in the plan's
+   * marker directory, no manifest yet): a planned run that was killed, run again (`runPlannedPipeline`
+   * does, so that committed indexes are kept). @default false
+   */
+  readonly resume?: boolean;
 }
 
 function refuse(message: string, field: string): TfpipeError {
@@ -53,8 +60,13 @@ function checkPlannable(config: PipelineConfig): void {
 const OUTPUT_NAME = /-\d{5,}-of-\d{5,}|\.manifest\.json$/;
 
 /** A plan writes into a directory without shards or manifests: old and new output never mix. */
-async function refuseExistingOutput(directory: string): Promise<void> {
+async function refuseExistingOutput(directory: string, resumed?: ScalePlan): Promise<void> {
   const names = await readdir(directory).catch(() => [] as string[]);
+  if (resumed !== undefined && !names.some((name) => name.endsWith('.manifest.json'))) {
+    // The output of a run of this very plan that ended before finalize: its indexes are its own.
+    const written = await readPlanFile(join(markerDirectory(resumed), 'plan.json')).catch(() => undefined);
+    if (written?.checksum === resumed.checksum) return;
+  }
   const taken = names.find((name) => !name.startsWith('.') && OUTPUT_NAME.test(name));
   if (taken !== undefined) {
     throw new TfpipeError('OUTPUT_EXISTS', 'the output directory holds shards or a manifest already', {
@@ -119,7 +131,7 @@ export async function planPipeline(
   }
   const directory = loaded.sink.outputDirectory(loaded.sinkOptions, loaded.context);
   if (directory === undefined) throw refuse('a plan needs sink.options.directory', 'sink.options.directory');
-  await refuseExistingOutput(directory);
+  if (options.resume !== true) await refuseExistingOutput(directory);
   const shardCount =
     options.shards ?? (sinkOptions.shards as number | undefined) ?? options.defaultShards ?? 1;
   if (!Number.isSafeInteger(shardCount) || shardCount < 1) {
@@ -164,5 +176,7 @@ export async function planPipeline(
     units: planned.units,
     shards,
   };
-  return { ...plan, checksum: planChecksum(plan) };
+  const checked: ScalePlan = { ...plan, checksum: planChecksum(plan) };
+  if (options.resume === true) await refuseExistingOutput(directory, checked);
+  return checked;
 }

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TfpipeError, type Progress, type TfpipeErrorCode } from '@tfpipe/core';
@@ -10,7 +11,7 @@ import { finalizePlan, type FinalizeResult } from './finalize-plan.js';
 import { writePlanFile } from './plan-file.js';
 import { planPipeline } from './plan-pipeline.js';
 import type { ScalePlan } from './plan-types.js';
-import { markerDirectory } from './shard-marker.js';
+import { markerDirectory, processAlive } from './shard-marker.js';
 import { PartsJoin, partsJoinable, workPart, type WrittenPart } from './work-parts.js';
 import { TaskClaims, workLane } from './work-lane.js';
 import { workShard } from './work-shard.js';
@@ -101,6 +102,34 @@ export function handOutTasks(plan: ScalePlan, lanes: number): LaneTask[] {
     .sort((left, right) => right.weight - left.weight || left.position - right.position)
     .map(({ task }) => task);
   return [...order.filter((index) => !cut.has(index)).map((index) => ({ index })), ...parts];
+}
+
+/** The start of a lanes' task directory's name: `tfpipe-claims-<pid>-<host>-<random>`. */
+const CLAIMS = 'tfpipe-claims-';
+
+/** This host in those names: a PID says nothing about a run on another host sharing the directory. */
+const HOST = createHash('sha256').update(hostname()).digest('hex').slice(0, 8);
+
+/** A new lanes' task directory in `directory`, named for this process and host. */
+function makeClaims(directory: string): Promise<string> {
+  return mkdtemp(join(directory, `${CLAIMS}${process.pid}-${HOST}-`));
+}
+
+/**
+ * Removes the lanes' task directories that runs on this host left in `directory` when they were
+ * killed before they could remove their own (SIGKILL): those whose process is gone. Resolves with
+ * their names.
+ */
+export async function removeStaleClaims(directory: string): Promise<string[]> {
+  const pattern = new RegExp(`^${CLAIMS}(\\d+)-${HOST}-`);
+  const removed: string[] = [];
+  for (const name of await readdir(directory).catch(() => [] as string[])) {
+    const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isNaN(pid) || pid === process.pid || processAlive(pid)) continue;
+    await rm(join(directory, name), { recursive: true, force: true }).catch(() => undefined);
+    removed.push(name);
+  }
+  return removed;
 }
 
 /**
@@ -244,7 +273,8 @@ function partJoiner(plan: ScalePlan, tasks: readonly LaneTask[]) {
 
 /**
  * Runs a pipeline as a plan on one machine: plans it, works every index (in this process, or on
- * `workers` child processes), then finalizes. The output is byte for byte the same for any number of
+ * `workers` child processes), then finalizes. A run of the same plan killed before finalize is taken
+ * up where it stopped (its committed indexes kept); a finished one is refused (`OUTPUT_EXISTS`). The output is byte for byte the same for any number of
  * workers, and the same as `tfpipe plan` + `work` on each index + `finalize`.
  *
  * @throws TfpipeError the plan's errors, the first shard's failure, `SHARD_INCOMPLETE`.
@@ -256,6 +286,7 @@ export async function runPlannedPipeline(
   const workers = options.workers ?? 1;
   const script = options.workerScript ?? new URL('./work-child.js', import.meta.url);
   // Children start at once; the plan caps them at one fewer than its indexes once it is known.
+  if (workers > 1) await removeStaleClaims(tmpdir());
   const started =
     workers > 1
       ? startChildren(workers - 1, typeof script === 'string' ? script : fileURLToPath(script))
@@ -270,6 +301,8 @@ export async function runPlannedPipeline(
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       ...(options.shards === undefined ? {} : { shards: options.shards }),
       defaultShards: workers,
+      // A run of this plan that was killed is taken up where it stopped.
+      resume: true,
     });
     await mkdir(markerDirectory(plan), { recursive: true });
     planFile = join(markerDirectory(plan), 'plan.json');
@@ -315,7 +348,7 @@ export async function runPlannedPipeline(
     });
   } else {
     const joiner = partJoiner(plan, tasks);
-    const claims = await mkdtemp(join(tmpdir(), 'tfpipe-claims-')).catch((error: unknown) => {
+    const claims = await makeClaims(tmpdir()).catch((error: unknown) => {
       stop(children);
       throw writeError(error, tmpdir(), 'work', "creating the lanes' task directory");
     });

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { DatasetStats } from '@tfpipe/core';
+import type { DatasetStats, TfpipeError } from '@tfpipe/core';
 import { writeError } from '@tfpipe/node-utils';
 import type { ScalePlan } from './plan-types.js';
 
@@ -21,6 +21,9 @@ export interface MarkedFile {
   readonly prefix: string;
 }
 
+/** A skipped record's error as JSON (`TfpipeError.toJSON()`): code, message, stage, position. */
+export type SkippedRecord = ReturnType<TfpipeError['toJSON']>;
+
 /** A shard's commit marker: written only after every file of the shard is under its final name. */
 export interface ShardMarker {
   /** The plan's checksum: a marker of another plan never counts. */
@@ -29,6 +32,13 @@ export interface ShardMarker {
   readonly files: readonly MarkedFile[];
   /** What the shard's records hold per prefix, merged by finalize into the manifests and reader specs. */
   readonly stats: Readonly<Record<string, DatasetStats>>;
+  /**
+   * Records the shard dropped under `onError: 'skip'` (source and stages; absent in a marker of an
+   * older tfpipe: none counted). @default 0
+   */
+  readonly skippedRecords?: number;
+  /** The first of their errors (at most 100), positions in whole-file terms. @default [] */
+  readonly skippedErrors?: readonly SkippedRecord[];
 }
 
 /** The hidden directory of a plan's markers inside the output directory. */

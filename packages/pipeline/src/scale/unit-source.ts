@@ -1,8 +1,17 @@
 import { open } from 'node:fs/promises';
-import { TfpipeError } from '@tfpipe/core';
-import type { OpenedSource, PluginContext, SourcePluginDefinition } from '@tfpipe/core/plugin';
+import { reportOf, TfpipeError, type StageReport } from '@tfpipe/core';
+import {
+  attachReport,
+  type OpenedSource,
+  type PluginContext,
+  type SourcePluginDefinition,
+} from '@tfpipe/core/plugin';
 import { readError } from '@tfpipe/node-utils';
+import { mergeReports } from '../stages/merge-reports.js';
 import type { PlanUnit, ScalePlan } from './plan-types.js';
+
+/** Skipped errors a report of several units keeps, as one source keeps them (the count stays exact). */
+export const KEPT_SKIPPED_ERRORS = 100;
 
 /** Bytes per read of a CSV range. */
 const RANGE_READ_BYTES = 64 * 1024;
@@ -90,12 +99,41 @@ function inWholeFile(error: unknown, unit: PlanUnit | undefined): unknown {
   });
 }
 
+/** A unit's opened stream, whose report says what the unit read and skipped. */
+interface ReadUnit {
+  readonly readable: unknown;
+  readonly unit: PlanUnit;
+}
+
+/**
+ * The report of the units read so far as one source's: records, skipped and bytes summed, the
+ * skipped errors in unit order (the first {@link KEPT_SKIPPED_ERRORS}), a CSV range's byte offsets
+ * counted in its file, details merged (later win).
+ */
+function unitsReport(stage: string, read: readonly ReadUnit[]): StageReport {
+  let records: number | undefined;
+  const reports = read.map(({ readable, unit }) => {
+    const report = reportOf(readable);
+    if (report === undefined) return undefined;
+    if (report.records !== undefined) records = (records ?? 0) + report.records;
+    const errors = report.skippedErrors?.map((error) => inWholeFile(error, unit) as TfpipeError);
+    return errors === undefined ? report : { ...report, skippedErrors: errors };
+  });
+  const merged = mergeReports(reports.find((report) => report !== undefined)?.stage ?? stage, reports);
+  return {
+    ...merged,
+    skippedErrors: (merged.skippedErrors ?? []).slice(0, KEPT_SKIPPED_ERRORS),
+    ...(records === undefined ? {} : { records }),
+  };
+}
+
 /**
  * The pipeline's source plugin, made to read the given units one after another as one stream: the
  * first unit is opened at once (it says what the chunks are), each next one when the previous ends.
  * With no unit it opens the plan's first unit only to learn that, and reads nothing. `onEnd` is
  * called once the last unit has ended (every chunk handed out); not for an image source, whose
- * stream goes to the run as the plugin made it (its report and lending switch are on it).
+ * stream goes to the run as the plugin made it (its report and lending switch are on it). The stream's
+ * report is every unit's (see {@link unitsReport}), so that no unit's skipped records go unreported.
  */
 export function unitSource(
   plan: ScalePlan,
@@ -118,7 +156,7 @@ export function unitSource(
           { ...unitOptions(plan, baseOptions, plan.units[0]), ranges },
           context,
         );
-        const { sideFiles: _sideFiles, reporters: _reporters, ...kept } = opened;
+        const { sideFiles: _sideFiles, ...kept } = opened;
         return kept;
       }
       // The unit being read: its errors' byte offsets are mapped into its file.
@@ -128,9 +166,17 @@ export function unitSource(
       });
       let reader: ReadableStreamDefaultReader<unknown> | undefined;
       let next = 0;
+      // The units opened so far, and their other reporting streams.
+      const read: ReadUnit[] = [];
+      const reporters: object[] = [];
+      const readUnit = (opened: OpenedSource<unknown>): ReadableStreamDefaultReader<unknown> => {
+        read.push({ readable: opened.readable, unit });
+        for (const reporter of opened.reporters ?? []) reporters.push(reporter);
+        return opened.readable.getReader();
+      };
       if (units.length === 0) await first.readable.cancel();
       else {
-        reader = first.readable.getReader();
+        reader = readUnit(first);
         next = 1;
       }
       const readable = new ReadableStream<unknown>({
@@ -144,7 +190,7 @@ export function unitSource(
               }
               if (next < units.length) {
                 unit = units[next++]!;
-                reader = (await openUnit(unit)).readable.getReader();
+                reader = readUnit(await openUnit(unit));
               } else reader = undefined;
             }
           } catch (error) {
@@ -158,7 +204,8 @@ export function unitSource(
         },
       });
       const { sideFiles: _sideFiles, readable: _readable, reporters: _reporters, ...rest } = first;
-      return { ...rest, readable };
+      const stage = reportOf(first.readable)?.stage ?? source.name;
+      return { ...rest, readable: attachReport(readable, () => unitsReport(stage, read)), reporters };
     },
   };
 }

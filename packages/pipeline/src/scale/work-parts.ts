@@ -7,7 +7,8 @@ import { readError, writeError } from '@tfpipe/node-utils';
 import { importSinkTfrecord } from '../plugins/import-peer.js';
 import { mergeStats } from './merge-stats.js';
 import type { ScalePlan } from './plan-types.js';
-import { writeMarker, type MarkedFile, type ShardMarker } from './shard-marker.js';
+import { writeMarker, type MarkedFile, type ShardMarker, type SkippedRecord } from './shard-marker.js';
+import { KEPT_SKIPPED_ERRORS } from './unit-source.js';
 import {
   checkIndex,
   checkUnitInputs,
@@ -127,6 +128,9 @@ export class PartsJoin {
   readonly #fsync: boolean;
   readonly #files = new Map<string, JoinedFile>();
   readonly #stats = new Map<string, DatasetStats[]>();
+  /** Records the parts appended so far skipped, and the first of their errors, in unit order. */
+  #skippedRecords = 0;
+  readonly #skippedErrors: SkippedRecord[] = [];
   /** Parts appended so far (the first `#appended` in unit order). */
   #appended = 0;
   /** The appends so far, one after another; rejects with the first failure. */
@@ -154,6 +158,9 @@ export class PartsJoin {
       for (const file of part.files) await this.#append(part, file);
       for (const [prefix, stats] of Object.entries(part.stats))
         this.#stats.set(prefix, [...(this.#stats.get(prefix) ?? []), stats]);
+      this.#skippedRecords += part.skippedRecords;
+      for (const error of part.skippedErrors)
+        if (this.#skippedErrors.length < KEPT_SKIPPED_ERRORS) this.#skippedErrors.push(error);
       this.#appended++;
       await rm(part.staging, { recursive: true, force: true });
       if (this.#fsync && this.#appended < this.#parts.length) {
@@ -258,7 +265,14 @@ export class PartsJoin {
       }
       for (const file of files)
         await rename(join(this.#staging!, file.name), join(this.#plan.directory, file.name));
-      const marker: ShardMarker = { plan: this.#plan.checksum, index: this.#index, files, stats };
+      const marker: ShardMarker = {
+        plan: this.#plan.checksum,
+        index: this.#index,
+        files,
+        stats,
+        skippedRecords: this.#skippedRecords,
+        skippedErrors: this.#skippedErrors,
+      };
       await writeMarker(this.#plan, marker);
       return marker;
     } finally {

@@ -8,9 +8,16 @@ import { importSinkTfrecord } from '../plugins/import-peer.js';
 import { runPipeline } from '../run/run-pipeline.js';
 import { checkPlanInputs } from './plan-file.js';
 import type { ScalePlan } from './plan-types.js';
-import { readMarker, takeLease, writeMarker, type MarkedFile, type ShardMarker } from './shard-marker.js';
+import {
+  readMarker,
+  takeLease,
+  writeMarker,
+  type MarkedFile,
+  type ShardMarker,
+  type SkippedRecord,
+} from './shard-marker.js';
 import { crashPoint } from './crash-point.js';
-import { unitSource } from './unit-source.js';
+import { KEPT_SKIPPED_ERRORS, unitSource } from './unit-source.js';
 
 /** Options of {@link workShard}. */
 export interface WorkShardOptions {
@@ -152,6 +159,10 @@ export interface StagedOutput {
   readonly files: readonly StagedFile[];
   /** What the records hold, per prefix. */
   readonly stats: Readonly<Record<string, DatasetStats>>;
+  /** Records dropped under `onError: 'skip'`, by the source and every stage. */
+  readonly skippedRecords: number;
+  /** The first of their errors (positions in whole-file terms), as JSON. */
+  readonly skippedErrors: readonly SkippedRecord[];
 }
 
 /**
@@ -171,7 +182,7 @@ export async function writeStaged(
     ...(options.onInputRead === undefined ? {} : { onInputRead: options.onInputRead }),
     ...(sync ? {} : { sync: false }),
   });
-  await runPipeline(loaded, {
+  const { summary } = await runPipeline(loaded, {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     onProgress: (progress) => {
       if (progress.records > 0) crashPoint('mid-write');
@@ -189,7 +200,8 @@ export async function writeStaged(
       files.push({ prefix, suffix, written });
     }
   }
-  return { files, stats };
+  const skippedErrors = summary.skippedErrors.slice(0, KEPT_SKIPPED_ERRORS).map((error) => error.toJSON());
+  return { files, stats, skippedRecords: summary.skipped, skippedErrors };
 }
 
 /** Checks that the inputs `units` read are as planned. @throws TfpipeError `INPUT_CHANGED` */
@@ -245,7 +257,14 @@ export async function workShard(
     crashPoint('before-rename');
     for (const [from, to] of renames) await rename(join(staging, from), join(plan.directory, to));
     crashPoint('before-marker');
-    const marker: ShardMarker = { plan: plan.checksum, index, files, stats: staged.stats };
+    const marker: ShardMarker = {
+      plan: plan.checksum,
+      index,
+      files,
+      stats: staged.stats,
+      skippedRecords: staged.skippedRecords,
+      skippedErrors: staged.skippedErrors,
+    };
     await writeMarker(plan, marker);
     return { skipped: false, marker };
   } finally {
