@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readExamples } from '@tfpipe/sink-tfrecord';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN } from './__fixtures__/run-cli.js';
+import { BIN, CORPUS } from './__fixtures__/run-cli.js';
 
 // Node's module hooks run on their own thread; they append each URL the process imports to a file.
 const HOOKS = `data:text/javascript,${encodeURIComponent(`
@@ -81,5 +83,49 @@ describe('what tfpipe loads', () => {
       expect(urls.some((url) => url.includes('/packages/node-utils/dist/options.js'))).toBe(true);
       expect([args[0], urls.filter((url) => /\/zod@/.test(url))]).toEqual([args[0], []]);
     }
+  });
+
+  it('a plain image convert loads no scale-out, queue, split, shuffle, expression or other-input code', async () => {
+    // Two real JPEGs (from the raccoon corpus file) in a class folder.
+    const folder = join(directory, 'plain-images', 'raccoon');
+    await mkdir(folder, { recursive: true });
+    let written = 0;
+    for await (const example of readExamples(join(CORPUS, 'raccoon_test_jpeg.record'))) {
+      const encoded = example.features['image/encoded'];
+      if (encoded?.kind !== 'bytes') throw new Error('the corpus file has no image/encoded bytes');
+      await writeFile(join(folder, `${written}.jpg`), encoded.value[0]!);
+      if (++written === 2) break;
+    }
+    const urls = await importsOf([
+      'convert',
+      'plain-images',
+      'plain.tfrecord',
+      '--resize',
+      '16x16',
+      '--format',
+      'jpeg',
+      '--quiet',
+    ]);
+    // Each loaded file of the pipeline and image packages, as the TypeScript sources it was built from.
+    const sources: string[] = [];
+    for (const url of urls.filter((url) => /\/packages\/(pipeline|source-images)\/dist\/.*\.js$/.test(url))) {
+      const map = JSON.parse(await readFile(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] };
+      sources.push(
+        ...map.sources.map((source) => new URL(source, url).pathname.replace(/^.*\/packages\//, '')),
+      );
+    }
+    // Guards the guard: the run and the class-folder input were loaded and seen through their maps.
+    expect(sources).toContain('pipeline/src/run/run-pipeline.ts');
+    expect(sources).toContain('source-images/src/inputs/class-folder.ts');
+    // (sharp loads by `require`, which these hooks do not see on Node 20: the output shows it ran.)
+    expect((await stat(join(directory, 'plain.tfrecord'))).size).toBeGreaterThan(0);
+    const unused =
+      /^pipeline\/src\/(scale|queue)\/|^pipeline\/src\/(stages\/(external-shuffle|assign-split|split-hash|route-rows|row-expression)|plugins\/jsonl|config\/(config-schema|parse-|pipeline-json-schema)|run\/(dry-run|reader-files|tfds-metadata))|^source-images\/src\/inputs\/(coco|pascal-voc|parse-xml|image-list\.ts|csv-list)/;
+    expect(sources.filter((source) => unused.test(source))).toEqual([]);
+    expect(
+      urls.filter((url) =>
+        /\/packages\/pipeline\/dist\/index\.js$|\/packages\/source-(csv|parquet)\/|hyparquet/.test(url),
+      ),
+    ).toEqual([]);
   });
 });

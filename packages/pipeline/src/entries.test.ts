@@ -3,6 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import * as entry from '@tfpipe/pipeline';
 import * as expressionEntry from '@tfpipe/pipeline/expression';
+import * as runEntry from '@tfpipe/pipeline/run';
 import { describe, expect, test } from 'vitest';
 import { exportSurface } from '../../../test-support/export-surface.js';
 
@@ -96,6 +97,22 @@ describe('the entries of @tfpipe/pipeline', () => {
         "tfdsFeatures: function",
         "workShard: function",
         "writePlanFile: function",
+      ]
+    `);
+  });
+
+  test('@tfpipe/pipeline/run', async () => {
+    expect(await exportSurface(packageDirectory, './run', runEntry)).toMatchInlineSnapshot(`
+      [
+        "CompiledTransform: type",
+        "LoadedPipeline: type",
+        "PipelineConfig: type",
+        "PipelineInput: type",
+        "PipelineResult: type",
+        "RunPipelineOptions: type",
+        "loadPipeline: function",
+        "loadPipelineFile: function",
+        "runPipeline: function",
       ]
     `);
   });

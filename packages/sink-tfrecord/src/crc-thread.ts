@@ -14,7 +14,7 @@ const CHECK_VALUE = 0xe3069283;
 // bundle, where a separate worker file would need a path. It checks itself before it says ready: the
 // JavaScript CRC, and the WebAssembly one (crc32c.wat) over a small memory laid out as
 // shared-buffers.ts lays them out, where WebAssembly runs.
-const THREAD_SOURCE = `'use strict';
+const threadSource = (): string => `'use strict';
 const { parentPort } = require('node:worker_threads');
 const { writeSync } = require('node:fs');
 const buildTables = ${buildTables.toString()};
@@ -65,6 +65,9 @@ parentPort.on('message', ({ id, memory, tables, buffer, frameTable, frames, coun
   parentPort.postMessage({ id, error, code });
 });
 `;
+
+/** The thread's source, made when the thread first starts (a run that never starts it skips the work). */
+let THREAD_SOURCE: string | undefined;
 
 /** How long the thread stays alive with nothing to do, milliseconds. */
 const IDLE_EXIT_MS = 5000;
@@ -132,7 +135,12 @@ class CrcThread {
     if (this.#thread !== undefined || this.#broken) return;
     try {
       const thread: RequestThread = new RequestThread({
-        start: () => new Worker(THREAD_SOURCE, { eval: true, execArgv: [], name: 'tfpipe tfrecord crc' }),
+        start: () =>
+          new Worker((THREAD_SOURCE ??= threadSource()), {
+            eval: true,
+            execArgv: [],
+            name: 'tfpipe tfrecord crc',
+          }),
         idleExitMs: IDLE_EXIT_MS,
         exitMessage: () => 'the CRC thread exited',
         onMessage: (message) => this.#readied(thread, (message as { ready?: boolean }).ready === true),

@@ -4,12 +4,9 @@ import { TfpipeError } from '@tfpipe/core';
 import type { Position, StageReport } from '@tfpipe/core';
 import type { Reporter } from '@tfpipe/core/plugin';
 import { readClassFolders } from './inputs/class-folder.js';
-import { readCoco } from './inputs/coco.js';
 import { emptyInputError } from './inputs/empty-input.js';
-import { readImageList } from './inputs/image-list.js';
 import { listingDigest, selectRanges } from './inputs/image-listing.js';
 import type { ImageInput, ImageTask, LabelMap } from './inputs/image-task.js';
-import { readPascalVoc } from './inputs/pascal-voc.js';
 import { buildImageRecord, type ImageRecord } from './image-record.js';
 import {
   resolveImageOptions,
@@ -254,7 +251,9 @@ export async function imageListing(
   };
 }
 
-function readTasks(options: ResolvedImageOptions): Promise<ImageInput> {
+// Class folders are read by code loaded with the source; a list, COCO and VOC input each load their
+// reader (and its parser) only when used.
+async function readTasks(options: ResolvedImageOptions): Promise<ImageInput> {
   const { classNames, labelBase } = options;
   switch (options.input) {
     case 'folder':
@@ -265,17 +264,23 @@ function readTasks(options: ResolvedImageOptions): Promise<ImageInput> {
         exclude: options.exclude,
         allowEmpty: options.allowEmpty,
       });
-    case 'list':
+    case 'list': {
+      const { readImageList } = await import('./inputs/image-list.js');
       return readImageList(options.inputPath, { root: options.images, classNames, labelBase });
-    case 'coco':
+    }
+    case 'coco': {
+      const { readCoco } = await import('./inputs/coco.js');
       return readCoco(options.inputPath, options.images);
-    case 'voc':
+    }
+    case 'voc': {
+      const { readPascalVoc } = await import('./inputs/pascal-voc.js');
       return readPascalVoc(options.inputPath, {
         images: options.images,
         classNames,
         labelBase,
         ignoreDifficult: options.ignoreDifficult,
       });
+    }
   }
 }
 

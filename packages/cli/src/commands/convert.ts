@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { TfpipeError } from '@tfpipe/core';
-import { loadPipeline } from '@tfpipe/pipeline';
+import { loadPipeline } from '@tfpipe/pipeline/run';
 import type { TfrecordSinkOptions } from '@tfpipe/sink-tfrecord';
 import { compressionOfName } from '@tfpipe/sink-tfrecord/internal';
 import type { FlagValues } from '../command.js';
@@ -18,7 +18,7 @@ import {
 import { detectInputKind } from '../input-source.js';
 import type { CliIo } from '../io.js';
 import { checkSourceFlags } from './convert-sources.js';
-import { executePipeline } from './run.js';
+import { executePipeline } from './execute-pipeline.js';
 
 const SINGLE_FILE = /\.(tfrecords?|record|tfrec)(\.gz|\.zz)?$/i;
 

@@ -1,100 +1,9 @@
-import type { RunSummary } from '@tfpipe/core';
 import type { FlagValues } from '../command.js';
-import { runWithWorkers } from './run-workers.js';
-import {
-  dryRun,
-  loadPipelineFile,
-  runPipeline,
-  type LoadedPipeline,
-  type PipelineResult,
-} from '@tfpipe/pipeline';
-import { booleanFlag, integerFlag, requirePositionals } from '../flags.js';
+import { loadPipelineFile } from '@tfpipe/pipeline/run';
+import { integerFlag, booleanFlag, requirePositionals } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { writeLine } from '../io.js';
-import { formatBytes } from '../preview.js';
-import { skippedLines } from './skipped-lines.js';
-import { ttyProgress } from '../progress.js';
-
-const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-function summaryJson(result: PipelineResult): object {
-  const { summary } = result;
-  return {
-    recordsRead: summary.recordsRead,
-    recordsWritten: summary.recordsWritten,
-    skipped: summary.skipped,
-    bytes: summary.bytes,
-    elapsedMs: Math.round(summary.elapsedMs),
-    directory: result.directory,
-    splits: Object.fromEntries(
-      result.splits.map((split) => [
-        split.name,
-        { records: split.shards.reduce((sum, shard) => sum + shard.records, 0), shards: split.shards },
-      ]),
-    ),
-    shards: summary.shards,
-    files: result.files,
-    removed: result.removed,
-    foreignTemporaries: result.foreignTemporaries,
-    skippedErrors: summary.skippedErrors.map((error) => error.toJSON()),
-  };
-}
-
-/** One summary line per fact, for the end of a run. */
-export function summaryLines(summary: RunSummary, result?: PipelineResult): string[] {
-  const seconds = summary.elapsedMs / 1000;
-  const rate = seconds > 0 ? Math.round(summary.recordsWritten / seconds) : summary.recordsWritten;
-  const lines = [
-    `wrote ${summary.recordsWritten} records in ${summary.shards.length} file(s), ${formatBytes(summary.bytes)}, ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} records/s)`,
-  ];
-  for (const shard of summary.shards)
-    lines.push(`  ${shard.path}  ${shard.records} records  ${formatBytes(shard.bytes)}`);
-  if (result !== undefined && result.splits.length > 1) {
-    const parts = result.splits.map(
-      (split) => `${split.name} ${split.shards.reduce((sum, shard) => sum + shard.records, 0)}`,
-    );
-    lines.push(`splits: ${parts.join(', ')}`);
-  }
-  if (result !== undefined && result.files.length > 0) lines.push(`also wrote: ${result.files.join(', ')}`);
-  if (result !== undefined && result.removed.length > 0)
-    lines.push(`removed ${result.removed.length} old file(s): ${result.removed.join(', ')}`);
-  if (result !== undefined && result.foreignTemporaries.length > 0) {
-    lines.push(
-      `left ${result.foreignTemporaries.length} temporary file(s) of another host or an older tfpipe alone (delete them once no run writes there): ${result.foreignTemporaries.slice(0, 5).join(', ')}`,
-    );
-  }
-  lines.push(...skippedLines(summary.skipped, summary.skippedErrors));
-  return lines;
-}
-
-/** Runs a loaded pipeline with progress on a TTY, Ctrl-C handling and the summary (text or JSON). */
-export async function executePipeline(
-  loaded: LoadedPipeline,
-  values: FlagValues,
-  io: CliIo,
-): Promise<number> {
-  const quiet = booleanFlag(values, 'quiet');
-  const json = booleanFlag(values, 'json');
-  const progress = ttyProgress(io.stderr, quiet || json);
-  const controller = new AbortController();
-  const onSignal = (): void => controller.abort();
-  // A terminated run (kill, a job scheduler, a closed terminal) cleans up as Ctrl-C does.
-  for (const signal of SIGNALS) process.once(signal, onSignal);
-  let result: PipelineResult;
-  try {
-    result = await runPipeline(loaded, {
-      overwrite: booleanFlag(values, 'overwrite'),
-      signal: controller.signal,
-      onProgress: progress.onProgress,
-    });
-  } finally {
-    for (const signal of SIGNALS) process.off(signal, onSignal);
-    progress.done();
-  }
-  if (json) await writeLine(io.stdout, JSON.stringify(summaryJson(result)));
-  else if (!quiet) for (const line of summaryLines(result.summary, result)) await writeLine(io.stdout, line);
-  return 0;
-}
+import { executePipeline } from './execute-pipeline.js';
 
 /** `tfpipe run PIPELINE`: runs a pipeline file. */
 export async function runPipelineFile(
@@ -104,9 +13,13 @@ export async function runPipelineFile(
 ): Promise<number> {
   const [file] = requirePositionals(positionals, 'PIPELINE file') as [string];
   const workers = integerFlag(values, 'workers');
-  if (workers !== undefined) return runWithWorkers(file, workers, values, io);
+  if (workers !== undefined) {
+    const { runWithWorkers } = await import('./run-workers.js');
+    return runWithWorkers(file, workers, values, io);
+  }
   const loaded = await loadPipelineFile(file, io.cwd);
   if (booleanFlag(values, 'dry-run')) {
+    const { dryRun } = await import('@tfpipe/pipeline');
     const { lines } = await dryRun(loaded, {
       cwd: io.cwd,
       sample: integerFlag(values, 'sample') ?? 100,

@@ -2,10 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { filterRows, mapRows, sampleRows, take, TfpipeError } from '@tfpipe/core';
 import type { PluginContext, SinkPluginDefinition, SourcePluginDefinition } from '@tfpipe/core/plugin';
-import { splitAssigner, type SplitAssigner } from '../stages/assign-split.js';
-import { rowExpression } from '../stages/row-expression.js';
+import type { SplitAssigner } from '../stages/assign-split.js';
 import { validateWith } from './format-issues.js';
-import { parsePipelineConfig } from './parse-pipeline-config.js';
 import type { PipelineConfig, TransformConfig } from './pipeline-config.js';
 import { resolvePlugin } from '../plugins/resolve-plugin.js';
 
@@ -53,14 +51,19 @@ export async function loadPipelineFile(path: string, cwd: string = process.cwd()
       cause: error,
     });
   }
+  const { parsePipelineConfig } = await import('./parse-pipeline-config.js');
   const config = await parsePipelineConfig(text, { file: path });
   return loadPipeline(config, { baseDirectory: dirname(file), file: path });
 }
+
+/** Compiles a `filter` expression's text to a predicate (the expression module, loaded only when a filter is text). */
+type CompileExpression = (text: string) => (row: unknown) => boolean;
 
 function compileTransform(
   transform: TransformConfig,
   index: number,
   file: string | undefined,
+  rowExpression: CompileExpression | undefined,
 ): CompiledTransform {
   const field = `transforms[${index}]`;
   if ('filter' in transform) {
@@ -69,7 +72,7 @@ function compileTransform(
       return { describe: 'filter (a function)', create: () => filterRows(filter) };
     let predicate: (row: unknown) => boolean;
     try {
-      predicate = rowExpression(filter);
+      predicate = rowExpression!(filter);
     } catch (error) {
       if (!TfpipeError.is(error)) throw error;
       throw new TfpipeError(
@@ -137,11 +140,17 @@ export async function loadPipeline(
     config,
     file,
   );
+  // A plain run loads neither the expression parser nor the split code.
+  const textFilters = (config.transforms ?? []).some(
+    (transform) => 'filter' in transform && typeof transform.filter !== 'function',
+  );
+  const rowExpression = textFilters ? (await import('../stages/row-expression.js')).rowExpression : undefined;
   const transforms = (config.transforms ?? []).map((transform, index) =>
-    compileTransform(transform, index, file),
+    compileTransform(transform, index, file, rowExpression),
   );
   let split: SplitAssigner | undefined;
   if (config.split !== undefined) {
+    const { splitAssigner } = await import('../stages/assign-split.js');
     try {
       split = splitAssigner(config.split);
     } catch (error) {

@@ -10,7 +10,6 @@ import {
   type SourcePluginDefinition,
 } from '@tfpipe/core/plugin';
 import { isMissingPackage } from './import-peer.js';
-import { jsonLinesPlugin } from './jsonl-plugin.js';
 
 type PluginModule = Readonly<Record<string, unknown>>;
 
@@ -23,7 +22,7 @@ const KNOWN: Readonly<Record<string, () => Promise<PluginModule>>> = {
   '@tfpipe/source-parquet': () => import('@tfpipe/source-parquet'),
   '@tfpipe/source-images': () => import('@tfpipe/source-images'),
   '@tfpipe/sink-tfrecord': () => import('@tfpipe/sink-tfrecord'),
-  '@tfpipe/cli/jsonl': () => Promise.resolve({ plugin: jsonLinesPlugin }),
+  '@tfpipe/cli/jsonl': async () => ({ plugin: (await import('./jsonl-plugin.js')).jsonLinesPlugin }),
 };
 
 /** Short names for the known plugins. */

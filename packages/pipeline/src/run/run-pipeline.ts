@@ -11,12 +11,16 @@ import {
 import type { LoadedPipeline } from '../config/load-pipeline.js';
 import { loadPipelineInput, type PipelineInput } from '../config/load-pipeline-input.js';
 import { chainWritable } from '../stages/chain-writable.js';
-import { routeRows } from '../stages/route-rows.js';
 import { OutputTransaction } from './output-transaction.js';
 import type { ReaderSpecFormat } from '../config/pipeline-config.js';
-import { exampleStage, needsFields, rowStages, shuffleStage, statsTap } from '../stages/pipeline-stages.js';
-import { writeReaderFiles } from './reader-files.js';
-import { writeSideFiles } from './write-side-files.js';
+import {
+  exampleStage,
+  fullShuffle,
+  needsFields,
+  rowStages,
+  shuffleStage,
+  statsTap,
+} from '../stages/pipeline-stages.js';
 import type { WrittenSplit } from './tfds-metadata.js';
 
 /** Options of {@link runPipeline}. */
@@ -99,6 +103,9 @@ async function runAndCommit(
     fieldsRead: needsFields(loaded),
   });
   const payloadType: PayloadType = opened.payloadType ?? 'Example';
+  // The split's router, the full shuffle and the reader files load only for a pipeline that uses them.
+  const external = await fullShuffle(loaded);
+  const router = loaded.split === undefined ? undefined : (await import('../stages/route-rows.js')).routeRows;
   const collector = formats.length > 0 ? new FeatureStatsCollector() : undefined;
   const branch = (split: string | undefined): WritableStream<unknown> => {
     const stages = [
@@ -107,7 +114,7 @@ async function runAndCommit(
       // The shuffle buffer shuffles chunks: records, not the batches a source may emit (the full
       // shuffle takes batches apart itself).
       loaded.config.shuffle !== undefined && loaded.config.shuffle.full !== true ? unbatch() : undefined,
-      shuffleStage(loaded),
+      shuffleStage(loaded, external),
     ];
     const writable = sink.create(sinkOptions, {
       ...context,
@@ -124,9 +131,9 @@ async function runAndCommit(
   };
   const split = loaded.split;
   const writable =
-    split === undefined
+    split === undefined || router === undefined
       ? branch(undefined)
-      : routeRows<unknown>({
+      : router<unknown>({
           route: (row, index) => split.assign(row, index),
           open: branch,
           names: split.names,
@@ -153,6 +160,7 @@ async function runAndCommit(
   if (directory !== undefined) {
     const staging = await transaction.stagingDirectory(directory);
     if (collector !== undefined) {
+      const { writeReaderFiles } = await import('./reader-files.js');
       const compression = compressionOf(summary.details.compression);
       const name = loaded.config.name ?? basename(directory);
       files.push(
@@ -166,6 +174,7 @@ async function runAndCommit(
         )),
       );
     }
+    const { writeSideFiles } = await import('./write-side-files.js');
     files.push(...(await writeSideFiles(staging, loaded.source, opened, files)));
     transaction.stage(staging, directory, files);
   }

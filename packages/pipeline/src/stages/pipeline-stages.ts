@@ -20,7 +20,7 @@ import {
 import { isFeatureValue, markLending, STAGE_PASSES_RELEASE } from '@tfpipe/core/internal';
 import { withPosition, type OpenedSource } from '@tfpipe/core/plugin';
 import type { LoadedPipeline } from '../config/load-pipeline.js';
-import { externalShuffle } from './external-shuffle.js';
+import type { externalShuffle } from './external-shuffle.js';
 
 type Stage = TransformStream<unknown, unknown>;
 
@@ -123,13 +123,26 @@ export function parseSize(size: number | string): number {
   return Number(match?.[1] ?? Number.NaN) * scale;
 }
 
-/** The shuffle of one branch, if the pipeline shuffles. */
-export function shuffleStage(loaded: LoadedPipeline): Stage | undefined {
+/** The disk-backed full shuffle, imported only by a pipeline that asks for one. */
+export async function fullShuffle(loaded: LoadedPipeline): Promise<typeof externalShuffle | undefined> {
+  if (loaded.config.shuffle?.full !== true) return undefined;
+  return (await import('./external-shuffle.js')).externalShuffle;
+}
+
+/**
+ * The shuffle of one branch, if the pipeline shuffles; `external` is {@link fullShuffle}'s answer
+ * (given when the pipeline asks for a full shuffle).
+ */
+export function shuffleStage(
+  loaded: LoadedPipeline,
+  external: typeof externalShuffle | undefined,
+): Stage | undefined {
   const shuffle = loaded.config.shuffle;
   if (shuffle === undefined) return undefined;
   const seed = shuffle.seed ?? 0;
   if (shuffle.full === true) {
-    return externalShuffle({ seed, memoryBytes: parseSize(shuffle.memory ?? '256M') });
+    if (external === undefined) throw new Error('shuffleStage: pass fullShuffle(loaded) for a full shuffle');
+    return external({ seed, memoryBytes: parseSize(shuffle.memory ?? '256M') });
   }
   return shuffleBuffer({ size: shuffle.buffer ?? 10000, seed });
 }

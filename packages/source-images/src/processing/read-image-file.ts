@@ -55,8 +55,8 @@ const IDLE_EXIT_MS = 5000;
 //
 // On Linux each reader thread lowers its own priority by READER_NICENESS (see readImageFile). Where
 // the native @node-rs/crc32 loads (and gives the check value), a thread computes a file's CRC-32C
-// when asked, right after reading it.
-const READER_SOURCE = `'use strict';
+// when asked, right after reading it. Made on the first thread's start, not on import.
+const readerSource = (): string => `'use strict';
 const { parentPort } = require('node:worker_threads');
 const { openSync, statSync, fstatSync, readSync, closeSync, readlinkSync, constants } = require('node:fs');
 const { createHash } = require('node:crypto');
@@ -159,6 +159,9 @@ parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
   parentPort.postMessage({ id, data, sha256, crc32c: crc32 }, [data.buffer]);
 });
 `;
+
+/** The reader thread's source, made when the first thread starts (it looks up the native CRC's path). */
+let READER_SOURCE: string | undefined;
 
 /**
  * Reads a whole file and, when `hash` is set, its SHA-256, on a reader thread; the bytes are
@@ -284,7 +287,12 @@ class ReaderThread {
   constructor(onGone: () => void) {
     this.#thread = new RequestThread({
       // No inherited flags: the parent's loaders and inspector have nothing to do in a file reader.
-      start: () => new Worker(READER_SOURCE, { eval: true, execArgv: [], name: 'tfpipe image reader' }),
+      start: () =>
+        new Worker((READER_SOURCE ??= readerSource()), {
+          eval: true,
+          execArgv: [],
+          name: 'tfpipe image reader',
+        }),
       idleExitMs: IDLE_EXIT_MS,
       exitMessage: (code) => `image reader thread exited (code ${code})`,
       onGone,
