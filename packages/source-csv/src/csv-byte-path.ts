@@ -548,7 +548,8 @@ export function readFloat(bytes: Uint8Array, from: number, to: number, into: Num
     const marker = bytes[index]!;
     if (marker !== 0x65 && marker !== 0x45) return false;
     index++;
-    const sign = bytes[index];
+    // Within the cell: with `-` or `+` as the delimiter, the byte after `1e` may be one.
+    const sign = index < to ? bytes[index] : undefined;
     const negativeExponent = sign === 0x2d;
     if (sign === 0x2d || sign === 0x2b) index++;
     if (index === to || to - index > 3) return false;
