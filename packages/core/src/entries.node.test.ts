@@ -196,6 +196,7 @@ describe('the entries of @tfpipe/core', () => {
         "ExampleSpecEntries: type",
         "FRAME_TRAILER_BYTES: number",
         "KNOWN_CRC_MIN_BYTES: number",
+        "NumberCell: function",
         "RELEASE_HOOK: symbol",
         "RequestThread: function",
         "RequestThreadOptions: type",

@@ -28,7 +28,7 @@ export { EncodedExample, ENCODED, FRAME_TRAILER_BYTES } from './codec/encoded-ex
 export { encodedLength, encodeInto } from './codec/encode-example.js';
 export { copyBytes } from './codec/copy-bytes.js';
 export { compileCellEncoder } from './stages/build-examples.js';
-export { ByteRange } from './stages/row-encoder/byte-range.js';
+export { ByteRange, NumberCell } from './stages/row-encoder/byte-range.js';
 export type { CellEncoder, ExampleSpecEntries } from './stages/build-examples.js';
 
 // Exact fast number parsing, for sources with their own cell rules (CSV's Python spellings)

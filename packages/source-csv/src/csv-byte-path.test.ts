@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ENCODED } from '@tfpipe/core/internal';
+import { ENCODED, NumberCell } from '@tfpipe/core/internal';
 import { TfpipeError, positionOf, reportOf } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
 import { describe, expect, test } from 'vitest';
@@ -159,6 +159,24 @@ describe('the byte parser gives what the text parser gives', () => {
     });
   });
 
+  test('a float cell `1e` before a `-` delimiter: the same error as the text path, not 1', async () => {
+    await withTempDir(async (directory) => {
+      const lines = ['n-x-s-k'];
+      for (let index = 0; index < 300; index++) lines.push(`${index}-1.5-v${index}-${index % 7}`);
+      lines.push('300-1e-late-1', '301-2.5-ok-2');
+      const path = await writeTemp(directory, 'dash.csv', lines.join('\n') + '\n');
+      const outcome = await expectSame(path, { chunkBytes: 512, delimiter: '-' });
+      expect(outcome.byteParsed).toBeGreaterThan(200);
+      expect(outcome.examples).toHaveLength(301);
+      expect(outcome.skipped).toEqual([
+        expect.objectContaining({
+          code: 'CSV_VALUE',
+          position: expect.objectContaining({ line: 302, field: 'x' }),
+        }),
+      ]);
+    });
+  });
+
   test('invalid UTF-8, an unterminated quote and a bad value deep in a file: the same errors', async () => {
     await withTempDir(async (directory) => {
       const good = Array.from({ length: 200 }, (_, index) => `${index},1.5,ok,1`).join('\n');
@@ -226,13 +244,26 @@ describe('readFloat', () => {
     let read = 0;
     fc.assert(
       fc.property(decimal, (text) => {
-        const value = readFloat(Buffer.from(text), 0, text.length);
-        if (typeof value !== 'number') return;
+        const cell = new NumberCell();
+        if (!readFloat(Buffer.from(text), 0, text.length, cell)) {
+          expect(cell.value).toBeNaN();
+          return;
+        }
         read++;
-        expect(Object.is(value, Number(text))).toBe(true);
+        expect(Object.is(cell.value, Number(text))).toBe(true);
       }),
       { seed: SEED, numRuns: RUNS * 40 },
     );
     expect(read).toBeGreaterThan(RUNS * 10);
+  });
+
+  test('reads only within its range: an exponent sign after the range does not complete "1e"', () => {
+    // With `-` or `+` as the delimiter, the byte after a cell may be one.
+    for (const text of ['1e-5', '1e+5', '2.5E-', '7e']) {
+      const cut = text.indexOf('e') >= 0 ? text.indexOf('e') + 1 : text.indexOf('E') + 1;
+      const cell = new NumberCell();
+      expect(readFloat(Buffer.from(text), 0, cut, cell), text.slice(0, cut)).toBe(false);
+      expect(Number(text.slice(0, cut))).toBeNaN();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { TfpipeError } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
-import { ByteRange, EncodedExample } from '@tfpipe/core/internal';
+import { ByteRange, EncodedExample, NumberCell } from '@tfpipe/core/internal';
 import type { Positioned, RecordErrorPolicy } from '@tfpipe/core/plugin';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvRecordReader } from './csv-record-reader.js';
@@ -89,6 +89,8 @@ export class CsvBytePath {
   readonly #cells: unknown[];
   /** Per kept column, the range its bytes cells are given to the encoder as (reused row after row), else undefined. */
   readonly #ranges: (ByteRange | undefined)[];
+  /** Per kept column, the holder its float cells are given to the encoder in (reused row after row), else undefined. */
+  readonly #numbers: (NumberCell | undefined)[];
   /** Records converted from bytes (the text path's are not counted). */
   records = 0;
   /** Chunks whose Examples a worker thread made (`threads`). */
@@ -141,6 +143,8 @@ export class CsvBytePath {
     this.#cells = new Array<unknown>(encoder.columns.length).fill(undefined);
     // The encoder copies a range's bytes into the row: no view per cell.
     this.#ranges = Array.from(this.#kinds, (kind) => (kind === BYTES ? new ByteRange() : undefined));
+    // A float stored into the cells array would be a new heap number per cell: the holder's field is not.
+    this.#numbers = Array.from(this.#kinds, (kind) => (kind === FLOAT ? new NumberCell() : undefined));
   }
 
   /** Bytes read from the files' rest handed over. */
@@ -403,6 +407,7 @@ export class CsvBytePath {
     const kinds = this.#kinds;
     const cells = this.#cells;
     const ranges = this.#ranges;
+    const numbers = this.#numbers;
     const fieldCount = this.#fieldCount;
     let position = start;
     let field = 0;
@@ -459,8 +464,10 @@ export class CsvBytePath {
         if (to === from || escaped) {
           // Empty and escaped cells go by their text.
         } else if (kind === INT64) value = readInt(bytes, from, to);
-        else if (kind === FLOAT) value = readFloat(bytes, from, to);
-        else if (kind === BYTES) value = ranges[slot]!.set(bytes, from, to);
+        else if (kind === FLOAT) {
+          const number = numbers[slot]!;
+          if (readFloat(bytes, from, to, number)) value = number;
+        } else if (kind === BYTES) value = ranges[slot]!.set(bytes, from, to);
         // By its type: an equality test of a number, a view or the symbol runs V8's generic comparison.
         if (typeof value === 'symbol') {
           let cell = to === from ? '' : text.decode(bytes.subarray(from, to));
@@ -514,9 +521,10 @@ function readInt(bytes: Uint8Array, from: number, to: number): number | typeof A
 /**
  * `-?digits[.digits][e[+-]digits]` (also `.5`, `5.`) with at most 15 digits and a power of ten of
  * at most 22 after the point is moved: one exact integer times or over one exact power of ten, so
- * one rounding and the same double `Number(text)` gives. Anything else is {@link AS_TEXT}. Internal (tests).
+ * one rounding and the same double `Number(text)` gives, stored into `into` (true). Anything else
+ * is left to the text converter (false, `into` unchanged). Internal (tests).
  */
-export function readFloat(bytes: Uint8Array, from: number, to: number): number | typeof AS_TEXT {
+export function readFloat(bytes: Uint8Array, from: number, to: number, into: NumberCell): boolean {
   let index = from;
   const negative = bytes[index] === 0x2d;
   if (negative) index++;
@@ -534,25 +542,27 @@ export function readFloat(bytes: Uint8Array, from: number, to: number): number |
     } else if (byte === 0x2e && !dot) dot = true;
     else break;
   }
-  if (digits === 0 || digits > 15) return AS_TEXT;
+  if (digits === 0 || digits > 15) return false;
   let exponent = 0;
   if (index < to) {
     const marker = bytes[index]!;
-    if (marker !== 0x65 && marker !== 0x45) return AS_TEXT;
+    if (marker !== 0x65 && marker !== 0x45) return false;
     index++;
-    const sign = bytes[index];
+    // Within the cell: with `-` or `+` as the delimiter, the byte after `1e` may be one.
+    const sign = index < to ? bytes[index] : undefined;
     const negativeExponent = sign === 0x2d;
     if (sign === 0x2d || sign === 0x2b) index++;
-    if (index === to || to - index > 3) return AS_TEXT;
+    if (index === to || to - index > 3) return false;
     for (; index < to; index++) {
       const digit = bytes[index]! - 0x30;
-      if (digit < 0 || digit > 9) return AS_TEXT;
+      if (digit < 0 || digit > 9) return false;
       exponent = exponent * 10 + digit;
     }
     if (negativeExponent) exponent = -exponent;
   }
   const power = exponent - fraction;
-  if (power > 22 || power < -22) return AS_TEXT;
+  if (power > 22 || power < -22) return false;
   const value = power >= 0 ? mantissa * POWERS[power]! : mantissa / POWERS[-power]!;
-  return negative ? -value : value;
+  into.value = negative ? -value : value;
+  return true;
 }

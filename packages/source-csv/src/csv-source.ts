@@ -98,20 +98,23 @@ export class RecordStream<Item, Row> {
     };
     const pullBatch = async (controller: ReadableStreamDefaultController<Row | Row[]>): Promise<void> => {
       const size = batchSize!;
-      const batch: Row[] = [];
+      // Sized once: grown by push, a batch's array was reallocated ~10 times (~3 slots per row).
+      const batch = new Array<Row>(size);
+      let count = 0;
       let ended = false;
-      while (batch.length < size) {
+      while (count < size) {
         if (this.#index >= this.#pending.length && !(await refill())) {
           ended = true;
           break;
         }
         const pending = this.#pending;
-        const end = Math.min(pending.length, this.#index + size - batch.length);
-        for (let index = this.#index; index < end; index++) batch.push(build(pending[index]!));
+        const end = Math.min(pending.length, this.#index + size - count);
+        for (let index = this.#index; index < end; index++) batch[count++] = build(pending[index]!);
         this.#index = end;
       }
-      if (batch.length > 0) {
-        this.records += batch.length;
+      if (count > 0) {
+        batch.length = count;
+        this.records += count;
         controller.enqueue(batch);
       }
       if (ended) controller.close();

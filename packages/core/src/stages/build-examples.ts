@@ -11,7 +11,7 @@ import type { CompiledEntry } from './spec/compile-feature.js';
 import { compileCellReader } from './spec/cell-reader.js';
 import type { ReadFailure } from './spec/cell-reader.js';
 import { RowEncoder } from './row-encoder/row-encoder.js';
-import { rangesAsViews } from './row-encoder/byte-range.js';
+import { plainCells } from './row-encoder/byte-range.js';
 import type { CheckedSpec, ExampleSpec, FeatureEntry, MissingPolicy } from './spec/example-spec.js';
 
 /** Options of {@link buildExamples}. */
@@ -150,7 +150,8 @@ export type CellEncoder = (cells: readonly unknown[], position?: Position) => Ex
  * row object. JavaScript lists integer-like keys first (`{ b: 'bytes', 1: 'bytes' }` takes the cells
  * of `1`, then `b`); pass {@link ExampleSpecEntries} pairs to fix the order yourself. Cells follow `buildExamples`' rules (a missing cell is `undefined`; numbers, bigints,
  * strings, `Uint8Array`s, arrays of them, or ready `Feature`s; a bytes cell may also be a `ByteRange`, taken as
- * the view it gives, which the direct path copies from without the view). A row of common cells is written
+ * the view it gives, which the direct path copies from without the view, and any cell a `NumberCell`, taken as its
+ * number). A row of common cells is written
  * straight to wire bytes and returned as an `EncodedExample` (what `buildExamples` emits, and what
  * `tfrecordSink` frames without re-encoding); any other row is returned as an Example of Features
  * with the same content. The cells array may be reused for the next row once the call returns.
@@ -173,7 +174,7 @@ export function compileCellEncoder(
   return (cells, position) => {
     const encoded = encoder?.encode(cells, position);
     if (encoded !== undefined) return encoded;
-    const built: Example = { features: plan.fromCells(rangesAsViews(cells), count) };
+    const built: Example = { features: plan.fromCells(plainCells(cells), count) };
     return position === undefined ? built : withPosition(built, position);
   };
 }

@@ -5,7 +5,7 @@ import { TfpipeError } from '../../errors/tfpipe-error.js';
 import type { Example } from '../../model/example.js';
 import { compileCellEncoder } from '../build-examples.js';
 import type { ExampleSpecEntries } from '../build-examples.js';
-import { ByteRange } from './byte-range.js';
+import { ByteRange, NumberCell } from './byte-range.js';
 
 const hex = (bytes: Uint8Array): string =>
   Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -125,5 +125,83 @@ describe('ByteRange cells', () => {
     source.fill(0);
     expect(hex(encodeExample(first))).toBe(hex(encodeExample(encode([utf8.encode('first')]))));
     expect(hex(encodeExample(second))).toBe(hex(encodeExample(encode([utf8.encode('second')]))));
+  });
+});
+
+/** A holder of `value`. */
+function holding(value: number): NumberCell {
+  const cell = new NumberCell();
+  cell.value = value;
+  return cell;
+}
+
+describe('NumberCell cells', () => {
+  const numbers = [
+    0,
+    -0,
+    1,
+    -1,
+    0.1,
+    -2.5e-8,
+    3.4e38,
+    1e40,
+    Number.NaN,
+    Infinity,
+    2 ** 53 - 1,
+    2 ** 53,
+    1.5,
+    -(2 ** 40),
+  ];
+
+  it('encode the known-answer bytes of a one-feature Example', () => {
+    // Example { features { feature { key: "x" value { float_list { value: 1.5 } } } } }, by hand:
+    // 0a 0f 0a 0d 0a 01 78 12 08 12 06 0a 04 + 1.5 as a little-endian float32 (00 00 c0 3f).
+    const encode = compileCellEncoder({ x: 'float' });
+    expect(hex(encodeExample(encode([holding(1.5)])))).toBe('0a0f0a0d0a017812081206' + '0a040000c03f');
+  });
+
+  for (const [title, width] of [
+    ['on the generated writer', 4],
+    ['on the general encoder (a spec wider than 256 features)', 300],
+  ] as const) {
+    it(`have the outcome the number has, in float and int64 features, ${title}`, () => {
+      const spec: ExampleSpecEntries = Array.from({ length: width }, (_, index) => [
+        `f${index}`,
+        index % 2 === 0 ? 'float' : 'int64',
+      ]);
+      const encode = compileCellEncoder(spec);
+      for (const number of numbers) {
+        // Every feature the number: an int64 feature takes only a safe integer, else the error.
+        const plain = spec.map(() => number);
+        const held = spec.map(() => holding(number));
+        expect(outcome(encode, held), String(number)).toEqual(outcome(encode, plain));
+        // Float features alone, with the int64 features given a plain 7.
+        const floats = spec.map((_, index) => (index % 2 === 0 ? number : 7));
+        const heldFloats = spec.map((_, index) => (index % 2 === 0 ? holding(number) : 7));
+        const expected = outcome(encode, floats);
+        expect((expected as { direct: boolean }).direct).toBe(true);
+        expect(outcome(encode, heldFloats), String(number)).toEqual(expected);
+      }
+    });
+  }
+
+  it('are read only during the call: a holder reused for the next row leaves the first row as it was', () => {
+    const encode = compileCellEncoder({ n: 'int64', x: 'float' });
+    const cell = new NumberCell();
+    cell.value = 0.25;
+    const first = encode([1, cell]);
+    cell.value = -8;
+    const second = encode([2, cell]);
+    cell.value = 99;
+    expect(hex(encodeExample(first))).toBe(hex(encodeExample(encode([1, 0.25]))));
+    expect(hex(encodeExample(second))).toBe(hex(encodeExample(encode([2, -8]))));
+  });
+
+  it('take a ready Feature beside them through the Feature path, with the same bytes', () => {
+    const encode = compileCellEncoder({ n: 'int64', x: 'float' });
+    const feature = { kind: 'int64', value: [1n, 2n] };
+    const example = encode([feature, holding(0.5)]);
+    expect(example).not.toBeInstanceOf(EncodedExample);
+    expect(hex(encodeExample(example))).toBe(hex(encodeExample(encode([feature, 0.5]))));
   });
 });

@@ -52,14 +52,30 @@ export class ByteRange {
   }
 }
 
-/** `cells` with every {@link ByteRange} replaced by its view: the same array when there is none. */
-export function rangesAsViews(cells: readonly unknown[]): readonly unknown[] {
-  let viewed: unknown[] | undefined;
+/**
+ * A number cell given as a holder, for sources that read numbers straight from their input (the CSV
+ * byte path's float cells): a number stored into a long-lived cells array is a new heap object per
+ * cell (and a write barrier), stored into this holder's field it is not. Meant to be reused from row
+ * to row, like {@link ByteRange}: the encoder reads {@link value} only while it encodes the row, and
+ * every other path takes the number itself.
+ */
+export class NumberCell {
+  /** The cell's number (NaN until set: it keeps the field a double from the start). */
+  value = Number.NaN;
+}
+
+/**
+ * `cells` with every {@link ByteRange} replaced by its view and every {@link NumberCell} by its
+ * number: the same array when there is neither.
+ */
+export function plainCells(cells: readonly unknown[]): readonly unknown[] {
+  let plain: unknown[] | undefined;
   for (let index = 0; index < cells.length; index++) {
     const cell = cells[index];
-    if (cell instanceof ByteRange) (viewed ??= cells.slice())[index] = cell.view();
+    if (cell instanceof ByteRange) (plain ??= cells.slice())[index] = cell.view();
+    else if (cell instanceof NumberCell) (plain ??= cells.slice())[index] = cell.value;
   }
-  return viewed ?? cells;
+  return plain ?? cells;
 }
 
 /** Copies `source[start, end)` into `target` at `position`; returns the position after it. */

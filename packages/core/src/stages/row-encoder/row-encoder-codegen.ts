@@ -3,7 +3,7 @@ import { EncodedExample, FRAME_HEADER_BYTES, FRAME_TRAILER_BYTES } from '../../c
 import { varintSize, writeVarint } from '../../codec/varint.js';
 import { plainDecimal, smallInteger } from '../../text/plain-decimal.js';
 import { FLOAT, INT64 } from '../spec/row-cells.js';
-import { ByteRange, copyRange } from './byte-range.js';
+import { ByteRange, NumberCell, copyRange } from './byte-range.js';
 import { copy, writeNegative } from './row-encoder-bytes.js';
 import {
   BYTES_LIST_TAG,
@@ -66,7 +66,7 @@ const MAX_FEATURES = 256;
  * lengths) become literal stores, in the key order the wire format needs, and each cell is checked
  * and sized in straight-line code. It handles the common cells exactly as the general encoder does
  * (safe-integer numbers and bigints, and integer strings for int64; numbers and plain decimal strings for float;
- * strings, `Uint8Array`s and `ByteRange`s for bytes; missing cells by the feature's policy) and refuses any row
+ * `NumberCell`s for both; strings, `Uint8Array`s and `ByteRange`s for bytes; missing cells by the feature's policy) and refuses any row
  * with another cell, which the general encoder then takes. Returns undefined where code cannot be
  * generated (a Content-Security-Policy without `unsafe-eval`) or the spec is very wide.
  * @param order - feature indexes in the UTF-8 byte order of their names
@@ -127,6 +127,7 @@ function compile(body: string): SharedRowWriter {
     'writeAscii',
     'Range',
     'copyRange',
+    'Num',
     body,
   ) as (...helpers: unknown[]) => SharedRowWriter;
   return factory(
@@ -143,6 +144,7 @@ function compile(body: string): SharedRowWriter {
     writeAscii,
     ByteRange,
     copyRange,
+    NumberCell,
   );
 }
 
@@ -179,6 +181,7 @@ function parseCell(index: number, feature: GeneratedFeature, missingEntries: Uin
       // A bigint (Parquet's INT64 columns) within ±(2^53 - 1) converts exactly; a larger one rounds to
       // at least 2^53, which is refused, and the general encoder writes it from the bigint.
       `else if (typeof ${c} === 'bigint') { ${v} = Number(${c}); if (!Number.isSafeInteger(${v})) return undefined; }`,
+      `else if (${c} instanceof Num) { ${v} = ${c}.value; if (!Number.isSafeInteger(${v})) return undefined; }`,
       `else if (${isMissing}) { ${missing} }`,
       `else if (${text}) { const n = smallInt(${c}); if (n === undefined) return undefined; ${v} = n; }`,
       'else return undefined;',
@@ -188,11 +191,14 @@ function parseCell(index: number, feature: GeneratedFeature, missingEntries: Uin
   } else if (feature.kind === FLOAT) {
     const entry = p + 1 + 8;
     lines.push(
-      `if (typeof ${c} === 'number') ${v} = ${c};`,
+      // A holder first (the CSV byte path's float cells), mode 3: its number is read where it is
+      // written, never merged with the other cells' values, which would box it as a heap number.
+      `if (${c} instanceof Num) ${m} = 3;`,
+      `else if (typeof ${c} === 'number') ${v} = ${c};`,
       `else if (${isMissing}) { ${missing} }`,
       `else if (${text}) { ${v} = decimal(${c}); if (${v} !== ${v}) return undefined; }`,
       'else return undefined;',
-      `if (${m} === 1) total += ${1 + varintSize(entry) + entry};`,
+      `if (${m} === 1 || ${m} === 3) total += ${1 + varintSize(entry) + entry};`,
     );
   } else {
     lines.push(
@@ -238,7 +244,10 @@ function writeEntry(index: number, feature: GeneratedFeature, missingEntries: Ui
     head.set(prefix, at);
     at += p;
     head.set([8, FLOAT_LIST_TAG, 6, LIST_VALUE_TAG, 4], at);
-    present = `${constantBytes(head, 'p')} view.setFloat32(p + ${head.length}, ${v}, true); p += ${head.length + 4};`;
+    present =
+      `${constantBytes(head, 'p')} if (${m} === 3) view.setFloat32(p + ${head.length}, c${index}.value, true);` +
+      ` else view.setFloat32(p + ${head.length}, ${v}, true); p += ${head.length + 4};`;
+    return `if (${m} === 1 || ${m} === 3) { ${present} }${precomputed}`;
   } else {
     present = [
       `const f = ${z}; const n = ${v}; const b = b${index}; const l = ${size('n')} + 1 + n; const e = ${p} + ${size('f')} + f;`,

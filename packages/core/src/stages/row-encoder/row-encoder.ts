@@ -12,7 +12,7 @@ import {
   type Template,
 } from './row-encoder-bytes.js';
 import type { Position } from '../../errors/tfpipe-error.js';
-import { ByteRange } from './byte-range.js';
+import { plainCells } from './byte-range.js';
 import type { Feature } from '../../model/feature.js';
 import type { CompiledEntry } from '../spec/compile-feature.js';
 import { BYTES, FLOAT, INT64, RowSlots } from '../spec/row-cells.js';
@@ -175,7 +175,8 @@ export class RowEncoder {
   encode(cells: readonly unknown[], position?: Position): EncodedExample | undefined {
     const generated = this.#generated?.(cells, position);
     if (generated !== undefined) return generated;
-    const total = this.#parse(cells);
+    // Ranges and number holders are written as their views and numbers would be.
+    const total = this.#parse(plainCells(cells));
     if (total < 0) return undefined;
     const length = 1 + varintSize(total) + total;
     const out = this.#out;
@@ -236,9 +237,7 @@ export class RowEncoder {
   }
 
   /** The Feature message size of one present cell as a list, or -1. */
-  #parseCell(index: number, feature: FastFeature, value: unknown): number {
-    // A range is written as its view would be.
-    const cell = value instanceof ByteRange ? value.view() : value;
+  #parseCell(index: number, feature: FastFeature, cell: unknown): number {
     const slots = this.#slots;
     const { kind, entry } = feature;
     const context = entry.context;
