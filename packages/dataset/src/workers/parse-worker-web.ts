@@ -4,9 +4,13 @@ import { crc32c } from '@tfpipe/sink-tfrecord/web';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { SpanRequest } from './parse-workers.js';
 import { spanAnswerer } from './answer-spans.js';
+import { perRecordCrcs } from '../parse/span-crcs.js';
 import { serveWebWorker } from './worker-scope.js';
 
 serveWebWorker<{ spec: ExampleParseSpec }>(({ spec }) => {
-  const answer = spanAnswerer(spec, (bytes, _view, start, end) => crc32c(bytes.subarray(start, end)));
+  const answer = spanAnswerer(
+    spec,
+    perRecordCrcs((bytes, _view, start, end) => crc32c(bytes.subarray(start, end))),
+  );
   return (request) => answer(request as SpanRequest & { id: number });
 });
