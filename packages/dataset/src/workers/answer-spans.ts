@@ -4,6 +4,7 @@
 import { BatchParser } from '../parse/parse-example.js';
 import type { SpanRecord } from '../parse/parse-example.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
+import type { Tensor } from '../tensor.js';
 import { toWorkerError } from './parse-workers.js';
 import type { SpanReply, SpanRequest } from './parse-workers.js';
 import { packStrings } from './packed-strings.js';
@@ -21,6 +22,33 @@ function recordFiles(request: SpanRequest): string[] {
     names.push(request.files[run]!);
   }
   return names;
+}
+
+/** Whether `array` is the only view of its whole buffer (a batch's own), so moving it moves nothing else. */
+function ownsBuffer(array: ArrayBufferView): boolean {
+  return (
+    array.buffer instanceof ArrayBuffer &&
+    array.byteOffset === 0 &&
+    array.byteLength === array.buffer.byteLength
+  );
+}
+
+/**
+ * Adds the buffers of the batch's typed arrays (values, sparse indices, ragged row splits) that own
+ * their whole buffer to `transfer`: the batch then moves to the other thread instead of being copied.
+ */
+function transferArrays(batch: Record<string, Tensor>, transfer: ArrayBuffer[]): void {
+  const moved = new Set<ArrayBuffer>(transfer);
+  const add = (array: unknown): void => {
+    if (!ArrayBuffer.isView(array) || !ownsBuffer(array) || moved.has(array.buffer as ArrayBuffer)) return;
+    moved.add(array.buffer as ArrayBuffer);
+    transfer.push(array.buffer as ArrayBuffer);
+  };
+  for (const tensor of Object.values(batch)) {
+    add(tensor.data);
+    if (tensor.kind === 'sparse') add(tensor.indices);
+    if (tensor.kind === 'ragged') for (const splits of tensor.rowSplits) add(splits);
+  }
 }
 
 /**
@@ -54,6 +82,7 @@ export function spanAnswerer(
       });
     const batch = parser.parseSpans(request.bytes, request.ends, request.count, places);
     const strings = packStrings(batch, transfer);
+    transferArrays(batch, transfer);
     return { id: request.id, batch, strings };
   };
   return (request) => {
