@@ -2,6 +2,7 @@
 // entry's reader, which checks each record's CRC as it reads it, the same batches and the same first
 // error, wherever the damage lies in a batch and whatever follows it.
 import { readFile, truncate, writeFile as writeBytes } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
 import { bytes, example, float, int64 } from '@tfpipe/core';
 import { describe, expect, it } from 'vitest';
 import { tfrecordDataset } from '../node/tfrecord-dataset-node.js';
@@ -107,6 +108,32 @@ describe('the one-thread parse checks data CRCs a batch at a time', () => {
     const [again, againWeb] = await bothParses(path);
     expect(again.error).toMatchObject({ code: 'RECORD_CRC', position: { recordIndex: 920 } });
     expect((again.error as Error).message).toBe((againWeb.error as Error).message);
+  });
+
+  it('names the record by its place in the whole file in a record shard, and in a gzip file', async () => {
+    const folder = await temporaryFolder();
+    const path = await writeFile(folder, 'shard.tfrecord', 600);
+    const offsets = await offsetsOf(path);
+    const file = await readFile(path);
+    file[offsets[444]! + 30]! ^= 0x20;
+    await writeBytes(path, file);
+    const shard = await pass(
+      tfrecordDataset(path).shard({ index: 1, count: 2, by: 'record' }).parse(SPEC, { batchSize: BATCH }),
+    );
+    expect(shard.error).toMatchObject({
+      code: 'RECORD_CRC',
+      position: { file: path, recordIndex: 444, byteOffset: offsets[444] },
+    });
+    expect(shard.batches).toHaveLength(1); // records 300 to 399
+    const zipped = `${path}.gz`;
+    await writeBytes(zipped, gzipSync(file));
+    const [here, web] = await bothParses(zipped);
+    expect(here.error).toMatchObject({
+      code: 'RECORD_CRC',
+      position: { file: zipped, recordIndex: 444, byteOffset: offsets[444] },
+    });
+    expect((here.error as Error).message).toBe((web.error as Error).message);
+    expect(here.batches).toHaveLength(4);
   });
 
   it("under onError: 'skip' each record is still checked as it is read: the same batches and skips", async () => {
