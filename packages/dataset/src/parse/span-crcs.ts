@@ -1,5 +1,5 @@
 import { TfpipeError } from '@tfpipe/core';
-import { unmaskCrc } from '@tfpipe/sink-tfrecord/web';
+import { crc32c, unmaskCrc } from '@tfpipe/sink-tfrecord/web';
 
 /** The CRC-32C of `bytes[start, end)` (`view` is a DataView over the same bytes). */
 export type RangeCrc = (bytes: Uint8Array, view: DataView, start: number, end: number) => number;
@@ -38,6 +38,11 @@ export function perRecordCrcs(
     return -1;
   };
 }
+
+/** The web entry's check: the JavaScript CRC-32C of each record. Internal. */
+export const webSpanCrcs: SpanCrcCheck = perRecordCrcs((bytes, _view, start, end) =>
+  crc32c(bytes.subarray(start, end)),
+);
 
 /** Where a record sits, for its error. */
 export interface RecordPlace {
