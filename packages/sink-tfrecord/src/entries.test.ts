@@ -93,6 +93,7 @@ describe('the entries of @tfpipe/sink-tfrecord', () => {
         "StaleTemporaries: type",
         "compressionOfName: function",
         "crc32c: function",
+        "crc32cCombine: function",
         "crc32cRange: function",
         "expandTfrecordPaths: function",
         "fastCrc32c: function",

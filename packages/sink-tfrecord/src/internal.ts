@@ -10,7 +10,7 @@ export { expandTfrecordPaths } from './expand-tfrecord-paths.js';
 export { temporaryPath, releaseTemporary, removeStaleTemporaries, shardName } from './shard-names.js';
 export type { StaleTemporaries } from './shard-names.js';
 export { compressionOfName } from './sink-options-schema.js';
-export { crc32c, crc32cRange, unmaskCrc } from './crc32c.js';
+export { crc32c, crc32cCombine, crc32cRange, unmaskCrc } from './crc32c.js';
 export { frameRecord } from './frame-record.js';
 
 // Node reading helpers for @tfpipe/dataset/node: whole-file reads, the native CRC, gunzip/inflate streams

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import { cachedParseWorkers } from '../workers/parse-workers.js';
 import type { ParseWorkerLauncher, ParseWorkers } from '../workers/parse-workers.js';
+import { nodeSpanCrcs } from './run-crcs.js';
 
 /**
  * The built worker module: beside this module in `dist`; from the TypeScript sources (under the test
@@ -18,6 +19,7 @@ function workerUrl(): URL {
 const THREADS: ParseWorkerLauncher = {
   start: (spec) => new Worker(workerUrl(), { workerData: { spec }, name: 'tfpipe parse' }),
   exitMessage: (code) => `the parse worker exited (code ${code})`,
+  crcCheck: nodeSpanCrcs(),
 };
 
 const workersBySpec = new WeakMap<object, Map<number, ParseWorkers<ExampleParseSpec>>>();

@@ -10,6 +10,7 @@ import { webFiles } from '../tfrecord/tfrecord-file.js';
 import type { TfrecordFile, WebTfrecordInput } from '../tfrecord/tfrecord-file.js';
 import { nodeFile } from './node-file.js';
 import { parseThreadsFor } from './parse-workers.js';
+import { nodeSpanCrcs } from './run-crcs.js';
 
 /** What the Node entry reads: file paths and globs, and everything the web entry reads. */
 export type TfrecordInput = string | WebTfrecordInput;
@@ -42,6 +43,7 @@ export function tfrecordDataset(
       // view per call cost more than they save; the native one over large records (bench/README.md, case c).
       { crc: crc32c, crcRange: fastCrc32cRange, decompressor: nodeDecompressor },
       parseThreadsFor,
+      nodeSpanCrcs(),
     ),
   );
 }

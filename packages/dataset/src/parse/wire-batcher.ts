@@ -1,6 +1,8 @@
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch } from '../tensor.js';
 import type { BatchParser, SpanRecord } from './parse-example.js';
+import { dataCrcError } from './span-crcs.js';
+import type { SpanCrcCheck } from './span-crcs.js';
 
 const MIN_ARENA_BYTES = 64 * 1024;
 
@@ -34,18 +36,38 @@ export interface SpanHandler<Out> {
    * that buffer to it and copies the next batch into a new one.
    */
   readonly kept?: () => boolean;
+  /**
+   * Checks the carried data CRCs of a batch that will not be handled (the reader failed after it):
+   * throws the error of its first record whose CRC does not hold, which comes before the reader's.
+   */
+  readonly checkCrcs?: (spans: WireSpans) => void;
 }
 
-/** The handler that parses each batch on this thread with `parser`. */
+/**
+ * The handler that parses each batch on this thread with `parser`; with `crcCheck`, a batch that
+ * carries its records' data CRCs has them checked first (the reader's `RECORD_CRC` error for the
+ * first that fails).
+ */
 export function parseHere<Spec extends ExampleParseSpec>(
   parser: BatchParser<Spec>,
+  crcCheck?: SpanCrcCheck,
 ): SpanHandler<ParsedBatch<Spec>> {
+  const checkCrcs = (spans: WireSpans): void => {
+    if (spans.crcs === undefined || spans.count === 0) return;
+    if (crcCheck === undefined) throw new Error('a batch carries data CRCs but its handler has no check');
+    const bad = crcCheck(spans.bytes, spans.ends, spans.count, spans.crcs);
+    if (bad >= 0) throw dataCrcError(spans.places[bad]!);
+  };
   return {
     detach: false,
     // Errors name each record's file, index and offset: the places are SerializedRecord objects.
     // The arena is lent: a batch whose long byte strings are views of it keeps it (see `kept`).
-    handle: (spans) => parser.parseSpans(spans.bytes, spans.ends, spans.count, spans.places, true),
+    handle(spans) {
+      checkCrcs(spans);
+      return parser.parseSpans(spans.bytes, spans.ends, spans.count, spans.places, true);
+    },
     kept: () => parser.lentBytes,
+    checkCrcs,
   };
 }
 
@@ -115,6 +137,21 @@ export class WireBatcher<Out> {
     return ready;
   }
 
+  /**
+   * Checks the carried data CRCs of the open, partial batch (see `SpanHandler.checkCrcs`): for a
+   * reader that failed, so that an earlier record's bad data CRC is the error raised.
+   */
+  checkOpen(): void {
+    if (this.#crcs === undefined || this.#count === 0) return;
+    this.#handler.checkCrcs?.({
+      bytes: this.#arena.subarray(0, this.#used),
+      ends: this.#ends,
+      count: this.#count,
+      places: this.#places,
+      crcs: this.#crcs,
+    });
+  }
+
   /** The last, partial batch (none when `dropRemainder` or when nothing is left). */
   flush(dropRemainder: boolean): Out[] {
     if (this.#count > 0 && !dropRemainder) this.#handle();
@@ -133,7 +170,9 @@ export class WireBatcher<Out> {
     };
     if (this.#handler.detach) {
       // The next batch gets arrays of its own: these now belong to whoever handles this one.
-      this.#arena = new Uint8Array(Math.max(MIN_ARENA_BYTES, this.#used));
+      // Sized for a batch like this one (an eighth more): a batch a little larger than the last
+      // would otherwise grow it by doubling, copying what it holds.
+      this.#arena = new Uint8Array(Math.max(MIN_ARENA_BYTES, this.#used + (this.#used >>> 3)));
       this.#ends = new Int32Array(this.#ends.length);
       if (this.#crcs !== undefined) this.#crcs = new Uint32Array(this.#ends.length);
     }

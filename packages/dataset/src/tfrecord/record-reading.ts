@@ -87,9 +87,11 @@ export class RecordReading {
         try {
           records = await reader.read();
         } catch (error) {
-          // A record or parse error: the batches completed before it still go out first.
+          // A record or parse error: the batches completed before it still go out first, and a
+          // record of the open batch whose carried data CRC fails comes before the reader's error.
           const batches = batcher.take();
           if (batches.length > 0) yield batches;
+          batcher.checkOpen();
           throw error;
         }
         if (records === undefined) break;

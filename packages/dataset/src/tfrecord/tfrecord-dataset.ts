@@ -3,6 +3,7 @@ import type { RecordErrorOptions, SerializedRecord, StageReport } from '@tfpipe/
 import { BatchParser } from '../parse/parse-example.js';
 import { WireBatcher, parseHere } from '../parse/wire-batcher.js';
 import type { SpanHandler } from '../parse/wire-batcher.js';
+import type { SpanCrcCheck } from '../parse/span-crcs.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch } from '../tensor.js';
 import { crc32c, DEFAULT_MAX_RECORD_BYTES, MAX_RECORD_BYTES_LIMIT } from '@tfpipe/sink-tfrecord/web';
@@ -53,6 +54,11 @@ export interface TfrecordDatasetSource {
   readonly shard?: ShardOptions;
   /** Starts parse workers: worker threads (Node entry) or module Web Workers (web entry). */
   readonly parseWorkers?: ParseWorkersFactory;
+  /**
+   * A check of a whole batch's data CRCs that beats checking each record as it is read (Node's
+   * native CRC over runs of records): the one-thread parse then leaves the data CRCs to it.
+   */
+  readonly spanCrcs?: SpanCrcCheck;
 }
 
 const STAGE = 'tfrecordDataset';
@@ -106,19 +112,25 @@ export class TfrecordDataset extends Dataset<TfRecord> {
     const report = (): StageReport => source.reading.report(0);
     // Compiled here with workers too: a bad spec is an INVALID_OPTION now, not a worker failing later.
     const parser = new BatchParser(spec);
+    // Under 'fail' the data CRCs can be left to whoever takes the batch; 'skip' resynchronises after
+    // damage, which needs them checked as the bytes are read.
+    const carryCrcs = source.reading.policy.onError === 'fail';
     if (workers === 1) {
-      const handler = parseHere(parser);
+      const handler = parseHere(parser, source.spanCrcs);
+      const carry = carryCrcs && source.spanCrcs !== undefined;
       return new Dataset(
-        () => parsePass(source, () => new WireBatcher(handler, size), dropRemainder),
+        () =>
+          parsePass(
+            source,
+            (sequential) => new WireBatcher(handler, size, carry && sequential),
+            dropRemainder,
+          ),
         report,
       );
     }
     if (source.parseWorkers === undefined)
       throw invalidOption('parse', "workers > 1 needs worker threads: use '@tfpipe/dataset/node'");
     const threads = source.parseWorkers(spec, workers);
-    // Under 'fail' the workers check the data CRCs; 'skip' resynchronises after damage, which needs
-    // them checked as the bytes are read.
-    const carryCrcs = source.reading.policy.onError === 'fail';
     return new Dataset(
       () =>
         settleBatches(
@@ -187,6 +199,7 @@ export function datasetSource(
   options: TfrecordDatasetOptions,
   reader: Pick<ReadingSettings, 'crc' | 'crcRange' | 'decompressor'>,
   parseWorkers?: ParseWorkersFactory,
+  spanCrcs?: SpanCrcCheck,
 ): TfrecordDatasetSource {
   if (typeof options !== 'object' || options === null)
     throw invalidOption(STAGE, 'options must be an object');
@@ -216,6 +229,7 @@ export function datasetSource(
     reading,
     numParallelReads,
     ...(parseWorkers === undefined ? {} : { parseWorkers }),
+    ...(spanCrcs === undefined ? {} : { spanCrcs }),
   };
 }
 

@@ -1,17 +1,15 @@
 // The worker side of parse-workers.ts, shared by Node's worker thread (node/parse-worker.ts) and the
 // browser's module Web Worker (parse-worker-web.ts): checks the data CRCs of a batch of serialized
 // Examples (when it comes unchecked), parses it with the worker's spec and builds the reply.
-import { TfpipeError } from '@tfpipe/core';
-import { unmaskCrc } from '@tfpipe/sink-tfrecord/web';
 import { BatchParser } from '../parse/parse-example.js';
 import type { SpanRecord } from '../parse/parse-example.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
+import type { Tensor } from '../tensor.js';
 import { toWorkerError } from './parse-workers.js';
 import type { SpanReply, SpanRequest } from './parse-workers.js';
 import { packStrings } from './packed-strings.js';
-
-/** The CRC-32C of `bytes[start, end)` (`view` is a DataView over the same bytes). */
-export type RangeCrc = (bytes: Uint8Array, view: DataView, start: number, end: number) => number;
+import { dataCrcError } from '../parse/span-crcs.js';
+import type { SpanCrcCheck } from '../parse/span-crcs.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -26,24 +24,30 @@ function recordFiles(request: SpanRequest): string[] {
   return names;
 }
 
-/** Fails with the reader's own error at the first record whose data CRC does not hold. */
-function checkCrcs(request: SpanRequest, crcs: Uint32Array, files: readonly string[], crc: RangeCrc): void {
-  const { bytes, ends, count } = request;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let start = 0;
-  for (let index = 0; index < count; index++) {
-    const end = ends[index]!;
-    if (crc(bytes, view, start, end) !== unmaskCrc(crcs[index]!))
-      throw new TfpipeError('RECORD_CRC', 'corrupted record', {
-        stage: 'tfrecordDataset',
-        reason: 'data CRC mismatch',
-        position: {
-          file: files[index]!,
-          byteOffset: request.byteOffsets[index]!,
-          recordIndex: request.recordIndexes[index]!,
-        },
-      });
-    start = end;
+/** Whether `array` is the only view of its whole buffer (a batch's own), so moving it moves nothing else. */
+function ownsBuffer(array: ArrayBufferView): boolean {
+  return (
+    array.buffer instanceof ArrayBuffer &&
+    array.byteOffset === 0 &&
+    array.byteLength === array.buffer.byteLength
+  );
+}
+
+/**
+ * Adds the buffers of the batch's typed arrays (values, sparse indices, ragged row splits) that own
+ * their whole buffer to `transfer`: the batch then moves to the other thread instead of being copied.
+ */
+function transferArrays(batch: Record<string, Tensor>, transfer: ArrayBuffer[]): void {
+  const moved = new Set<ArrayBuffer>(transfer);
+  const add = (array: unknown): void => {
+    if (!ArrayBuffer.isView(array) || !ownsBuffer(array) || moved.has(array.buffer as ArrayBuffer)) return;
+    moved.add(array.buffer as ArrayBuffer);
+    transfer.push(array.buffer as ArrayBuffer);
+  };
+  for (const tensor of Object.values(batch)) {
+    add(tensor.data);
+    if (tensor.kind === 'sparse') add(tensor.indices);
+    if (tensor.kind === 'ragged') for (const splits of tensor.rowSplits) add(splits);
   }
 }
 
@@ -53,12 +57,21 @@ function checkCrcs(request: SpanRequest, crcs: Uint32Array, files: readonly stri
  */
 export function spanAnswerer(
   spec: ExampleParseSpec,
-  crc: RangeCrc,
+  crcCheck: SpanCrcCheck,
 ): (request: SpanRequest & { id: number }) => { reply: SpanReply; transfer: ArrayBuffer[] } {
   const parser = new BatchParser(spec);
   const parse = (request: SpanRequest & { id: number }, transfer: ArrayBuffer[]): SpanReply => {
     const files = recordFiles(request);
-    if (request.crcs !== undefined) checkCrcs(request, request.crcs, files, crc);
+    if (request.crcs !== undefined) {
+      // The reader's own error at the first record whose data CRC does not hold.
+      const bad = crcCheck(request.bytes, request.ends, request.count, request.crcs);
+      if (bad >= 0)
+        throw dataCrcError({
+          file: files[bad]!,
+          recordIndex: request.recordIndexes[bad]!,
+          byteOffset: request.byteOffsets[bad]!,
+        });
+    }
     const places: SpanRecord[] = [];
     for (let index = 0; index < request.count; index++)
       places.push({
@@ -69,6 +82,7 @@ export function spanAnswerer(
       });
     const batch = parser.parseSpans(request.bytes, request.ends, request.count, places);
     const strings = packStrings(batch, transfer);
+    transferArrays(batch, transfer);
     return { id: request.id, batch, strings };
   };
   return (request) => {

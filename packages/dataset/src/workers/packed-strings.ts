@@ -43,10 +43,12 @@ export function unpackStrings(batch: Record<string, Tensor>, packed: Record<stri
   for (const name of Object.keys(packed)) {
     const { bytes, ends } = packed[name]!;
     const values = new Array<Uint8Array>(ends.length);
+    const { buffer, byteOffset } = bytes;
     let start = 0;
     for (let index = 0; index < ends.length; index++) {
       const end = ends[index]!;
-      values[index] = bytes.subarray(start, end);
+      // The constructor rather than `subarray`, which looks up the species constructor per value.
+      values[index] = new Uint8Array(buffer, byteOffset + start, end - start);
       start = end;
     }
     batch[name] = { ...batch[name]!, data: values };

@@ -7,6 +7,8 @@ import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import type { ParsedBatch, Tensor } from '../tensor.js';
 import { attachPositions } from '../batch-positions.js';
 import { unpackStrings } from './packed-strings.js';
+import { dataCrcError } from '../parse/span-crcs.js';
+import type { SpanCrcCheck } from '../parse/span-crcs.js';
 import type { PackedStrings } from './packed-strings.js';
 
 /** A batch of serialized Examples as a parse worker receives it. Internal. */
@@ -59,6 +61,11 @@ export interface ParseWorkerLauncher {
   start(spec: ExampleParseSpec): ThreadWorker;
   /** The reason an exit of the worker gives the batches it held. */
   exitMessage(code: number): string;
+  /**
+   * The data CRC check this thread runs on a batch that never reaches a worker (the reader failed
+   * after its records): see `SpanHandler.checkCrcs`.
+   */
+  readonly crcCheck?: SpanCrcCheck;
 }
 
 /**
@@ -70,6 +77,7 @@ export interface ParseWorkerLauncher {
 export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<Promise<ParsedBatch<Spec>>> {
   readonly detach = true;
   readonly #pool: WorkerPool;
+  readonly checkCrcs?: (spans: WireSpans) => void;
 
   constructor(spec: Spec, count: number, launcher: ParseWorkerLauncher) {
     this.#pool = new WorkerPool(
@@ -77,6 +85,12 @@ export class ParseWorkers<Spec extends ExampleParseSpec> implements SpanHandler<
       () => launcher.start(spec),
       (code) => launcher.exitMessage(code),
     );
+    const crcCheck = launcher.crcCheck;
+    if (crcCheck !== undefined)
+      this.checkCrcs = ({ bytes, ends, count, crcs, places }) => {
+        const bad = crcs === undefined ? -1 : crcCheck(bytes, ends, count, crcs);
+        if (bad >= 0) throw dataCrcError(places[bad]!);
+      };
   }
 
   handle(spans: WireSpans): Promise<ParsedBatch<Spec>> {

@@ -1,5 +1,6 @@
 import type { ThreadWorker } from '@tfpipe/core/internal';
 import { invalidOption } from '../pipeline/chunks.js';
+import { webSpanCrcs } from '../parse/span-crcs.js';
 import type { ExampleParseSpec } from '../spec/feature-spec.js';
 import { cachedParseWorkers } from './parse-workers.js';
 import type { ParseWorkerLauncher, ParseWorkers } from './parse-workers.js';
@@ -115,6 +116,7 @@ const WEB_WORKERS: ParseWorkerLauncher = {
       'parse worker',
     ),
   exitMessage: () => stoppedMessage('parse worker'),
+  crcCheck: webSpanCrcs,
 };
 
 const workersBySpec = new WeakMap<object, Map<number, ParseWorkers<ExampleParseSpec>>>();
