@@ -4,7 +4,8 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    // tsup writes a `tsup.config.bundled_*.mjs` beside its config while it builds, and turbo runs lint at the same time.
+    // tsup writes a `tsup.config.bundled_*.mjs` beside its config while it builds, and the CLI's schema tests write
+    // modules into `.spec-check-*` folders while they run: turbo runs lint at the same time.
     ignores: [
       '**/dist/**',
       '**/node_modules/**',
@@ -12,6 +13,7 @@ export default tseslint.config(
       '**/demo-output/**',
       'coverage/**',
       '**/*.config.bundled_*',
+      '**/.spec-check-*/**',
     ],
   },
   js.configs.recommended,

@@ -1,5 +1,5 @@
-import { defineProject } from 'vitest/config';
+import { sharedGraphConfig } from '../../test-support/vitest-config.js';
 
-// Each test file in a fresh process (vitest's default), unlike the packages: the 2.25 GiB file test (CI)
-// measures the memory of this process's tree, and sharing a process with the other browser files saves little.
-export default defineProject({ test: { name: 'viewer', testTimeout: 120_000, hookTimeout: 120_000 } });
+// Test files share one module graph (see test-support/vitest-config.ts), but for the browser test of the
+// 2.25 GiB file (CI), which measures the memory of its process's tree: it runs in a fresh process.
+export default sharedGraphConfig('viewer', ['src/viewer.browser.test.ts']);

@@ -62,9 +62,12 @@ afterAll(async () => {
   await rm(data, { recursive: true, force: true });
 });
 
+/** Parsed declaration files (the libs, the dataset's), shared by the `typeErrors` calls; the generated modules are read each time. */
+const declarations = new Map<string, ts.SourceFile | undefined>();
+
 /** Type errors of `files` under the repository's strict options, as `tsc` prints them. */
 function typeErrors(files: readonly string[]): string[] {
-  const program = ts.createProgram([...files], {
+  const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -76,7 +79,15 @@ function typeErrors(files: readonly string[]): string[] {
     skipLibCheck: true,
     noEmit: true,
     types: [],
-  });
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, version) => {
+    if (!fileName.endsWith('.d.ts')) return read(fileName, version);
+    if (!declarations.has(fileName)) declarations.set(fileName, read(fileName, version));
+    return declarations.get(fileName);
+  };
+  const program = ts.createProgram({ rootNames: [...files], options, host });
   return ts
     .getPreEmitDiagnostics(program)
     .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
