@@ -26,19 +26,85 @@ function pipelineFile(source: Source, dataDirectory: string, out: string): strin
   return `source:\n  ${input}\nsink:\n  plugin: tfrecord\n  options: { directory: ${out}, shards: ${SHARDS} }\n`;
 }
 
-/** Runs `command` under /usr/bin/time; resolves with its CPU share as time prints it (`%P`). */
+const THREADS_MARK = 'bench-threads ';
+/**
+ * Preloaded into `tfpipe run` and, inherited, into its worker processes (Linux): as each process
+ * exits it prints its pid, start and end (ms since the epoch) and CPU seconds from /proc: the
+ * whole process (threads that ended included), its main thread, V8's four platform threads
+ * (garbage collection, compilation: the 2nd to 5th threads a Node process starts) and libuv's four
+ * pool threads (file reads, writes, syncs: the 7th to 10th). What is left is the other threads,
+ * e.g. the sink's CRC thread.
+ */
+const THREADS_PROBE =
+  "data:text/javascript,import{readdirSync as d,readFileSync as r}from'node:fs';const s=Date.now();" +
+  "const f=(p)=>{const t=r(p,'utf8');const x=t.slice(t.lastIndexOf(')')+2).split(' ');return(Number(x[11])+Number(x[12]))/100};" +
+  "process.on('exit',()=>{try{const k=[0,0,0];d('/proc/self/task').map(Number).sort((a,b)=>a-b).forEach((id,i)=>{" +
+  "const v=f('/proc/self/task/'+id+'/stat');if(i===0)k[0]+=v;else if(i>=2&&i<=5)k[1]+=v;else if(i>=7&&i<=10)k[2]+=v});" +
+  `process.stderr.write('\\n${THREADS_MARK}'+[process.pid,s,Date.now(),f('/proc/self/stat'),...k].join(' ')+'\\n')}catch{}})`;
+
+/** One process of a run, as the probe reported it. */
+interface ProcessThreads {
+  readonly start: number;
+  readonly end: number;
+  readonly total: number;
+  readonly main: number;
+  readonly v8: number;
+  readonly uv: number;
+}
+
+/**
+ * A run's processes (the parent first, then its workers by start) as `main/V8/libuv/other` CPU
+ * seconds each, a worker with its start after the parent's and its end before the parent's end.
+ */
+export function threadsNote(lines: readonly string[]): string {
+  const processes: ProcessThreads[] = lines
+    .map((line) => line.slice(THREADS_MARK.length).split(' ').map(Number))
+    .map(([, start, end, total, main, v8, uv]) => ({
+      start: start!,
+      end: end!,
+      total: total!,
+      main: main!,
+      v8: v8!,
+      uv: uv!,
+    }))
+    .sort((left, right) => left.start - right.start);
+  const parent = processes[0];
+  if (parent === undefined) return 'no thread report';
+  const seconds = (value: number): string => value.toFixed(2);
+  return processes
+    .map((item, position) => {
+      const cpu = [item.main, item.v8, item.uv, Math.max(0, item.total - item.main - item.v8 - item.uv)]
+        .map(seconds)
+        .join('/');
+      return position === 0
+        ? `P ${cpu}`
+        : `W +${seconds((item.start - parent.start) / 1000)}s…−${seconds((parent.end - item.end) / 1000)}s ${cpu}`;
+    })
+    .join(' ');
+}
+
+/**
+ * Runs `command` under /usr/bin/time; resolves with its CPU share as time prints it (`%P`) and each
+ * process's CPU by thread kind ({@link threadsNote}).
+ */
 function timedProcess(args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/usr/bin/time', ['-f', 'bench-cpu %P %U %S', process.execPath, ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      '/usr/bin/time',
+      ['-f', 'bench-cpu %P %U %S', process.execPath, '--import', THREADS_PROBE, ...args],
+      {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (text: string) => (stderr = (stderr + text).slice(-8192)));
     child.on('error', reject);
     child.on('close', (code) => {
-      const line = stderr.split('\n').find((item) => item.startsWith('bench-cpu '));
-      if (code === 0 && line !== undefined) resolve(line.slice('bench-cpu '.length));
+      const lines = stderr.split('\n');
+      const line = lines.find((item) => item.startsWith('bench-cpu '));
+      const threads = threadsNote(lines.filter((item) => item.startsWith(THREADS_MARK)));
+      if (code === 0 && line !== undefined) resolve(`${line.slice('bench-cpu '.length)} [${threads}]`);
       else reject(new Error(`tfpipe ${args.join(' ')} exited ${code}\n${stderr}`));
     });
   });
@@ -77,7 +143,7 @@ function workersSide(source: Source, workers: number, items: (scale: number) => 
           else if (expected !== digest)
             throw new Error(`${source} --workers ${workers}: other bytes (${digest}, expected ${expected})`);
         },
-        `CPU (% user s sys s) per run: ${'{cpu}'}; shards checked equal to --workers 1`,
+        `CPU (% user s sys s [per process, CPU s of main thread/V8 threads/libuv pool/others; P the parent, W a worker from its start to its end]) per run: ${'{cpu}'}; shards checked equal to --workers 1`,
         () => rm(out, { recursive: true, force: true }),
       );
       return { ...result, note: result.note!.replace('{cpu}', cpu.join(', ')) };

@@ -150,6 +150,15 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
 }
 
 /**
+ * Imports a plugin tfpipe knows by name (as a config names it: `csv`, `@tfpipe/source-csv`…) ahead of
+ * {@link resolvePlugin}, which then finds its module loaded. Does nothing for any other name and
+ * never fails: the resolve itself reports a package that is missing or broken.
+ */
+export async function preloadKnownPlugin(plugin: string): Promise<void> {
+  await KNOWN[PLUGIN_ALIASES[plugin] ?? plugin]?.().catch(() => undefined);
+}
+
+/**
  * The definitions of the plugins tfpipe knows by name that are installed, each with the names a
  * pipeline file may give it (package name and short names): what the JSON Schema of pipeline
  * files describes.

@@ -33,6 +33,11 @@ export interface PlanPipelineOptions {
    * does, so that committed indexes are kept). @default false
    */
   readonly resume?: boolean;
+  /**
+   * Called once the config is read and found plannable, before its plugins load and its inputs are
+   * scanned (`runPlannedPipeline` tells its waiting worker processes which plugins to load).
+   */
+  readonly onConfig?: (config: PipelineConfig) => void;
 }
 
 function refuse(message: string, field: string): TfpipeError {
@@ -116,6 +121,7 @@ export async function planPipeline(
     config = pipeline;
   }
   checkPlannable(config);
+  options.onConfig?.(config);
   const loaded = await loadPipeline(config, { baseDirectory, file });
   if (loaded.sink.name !== '@tfpipe/sink-tfrecord') {
     throw refuse(`a plan writes TFRecord shards, not ${loaded.sink.name}`, 'sink.plugin');

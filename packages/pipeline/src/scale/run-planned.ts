@@ -145,6 +145,17 @@ function startChildren(count: number, script: string): ChildProcess[] {
   });
 }
 
+/**
+ * Tells the started children which plugins the pipeline names, so that each loads them while it
+ * waits for the plan instead of in its first task.
+ */
+function warmChildren(children: readonly ChildProcess[], config: PipelineConfig): void {
+  const plugins = [config.source.plugin, config.sink.plugin].filter(
+    (plugin): plugin is string => typeof plugin === 'string',
+  );
+  for (const child of children) if (child.connected) child.send({ warm: plugins });
+}
+
 /** What a lane does with a task: resolves with the part for a part task (see {@link LaneWork}). */
 type LocalWork = (
   task: LaneTask,
@@ -303,6 +314,8 @@ export async function runPlannedPipeline(
       defaultShards: workers,
       // A run of this plan that was killed is taken up where it stopped.
       resume: true,
+      // The children load the pipeline's plugins while this process scans the inputs.
+      onConfig: (config) => warmChildren(started, config),
     });
     await mkdir(markerDirectory(plan), { recursive: true });
     planFile = join(markerDirectory(plan), 'plan.json');

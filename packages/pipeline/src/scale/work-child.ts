@@ -4,10 +4,14 @@
  * tasks, and the directory the lanes take them from: see `TaskClaims`), reads the plan once, then
  * takes and works tasks (a whole index, or with `units` a part of one) until none is left, answering
  * `{ done }` (with the part written, for a part) or `{ failed }` and sending progress, and leaves.
- * `{ exit: true }`, or the channel closing, makes it take no more. Built as its own file
+ * `{ exit: true }`, or the channel closing, makes it take no more. `{ warm: plugins }`, sent while
+ * the parent plans, has it load the pipeline's plugins (and the TFRecord sink's staging helpers) in
+ * the meantime, so that its first task does not. Built as its own file
  * (`dist/work-child.js`) so that it can be forked.
  */
 import { TfpipeError } from '@tfpipe/core';
+import { importSinkTfrecord } from '../plugins/import-peer.js';
+import { preloadKnownPlugin } from '../plugins/resolve-plugin.js';
 import { readPlanFile } from './plan-file.js';
 import type { LaneTask } from './run-planned.js';
 import { TaskClaims, workLane } from './work-lane.js';
@@ -36,6 +40,14 @@ let working = false;
 async function leave(): Promise<void> {
   while (sending.size > 0) await Promise.all(sending);
   if (process.connected) process.disconnect();
+}
+
+/** Loads the plugins the pipeline names before the plan comes; a failure is the first task's to report. */
+async function warm(plugins: readonly string[]): Promise<void> {
+  await Promise.all([
+    ...plugins.map((plugin) => preloadKnownPlugin(plugin)),
+    importSinkTfrecord("a plan's work").catch(() => undefined),
+  ]);
 }
 
 /** Reads the plan, then works the tasks this process takes until none is left. */
@@ -89,7 +101,18 @@ process.on('disconnect', () => {
 
 process.on(
   'message',
-  (message: { plan?: string; lanes?: number; tasks?: LaneTask[]; claims?: string; exit?: boolean }) => {
+  (message: {
+    plan?: string;
+    lanes?: number;
+    tasks?: LaneTask[];
+    claims?: string;
+    exit?: boolean;
+    warm?: string[];
+  }) => {
+    if (message.warm !== undefined) {
+      if (!working) void warm(message.warm);
+      return;
+    }
     if (message.exit === true) stopping = true;
     else if (
       !working &&
