@@ -203,6 +203,7 @@ describe('the entries of @tfpipe/core', () => {
         "SINK_RELEASES: symbol",
         "STAGE_PASSES_RELEASE: symbol",
         "ThreadWorker: type",
+        "WireCursor: function",
         "compileCellEncoder: function",
         "copyBytes: function",
         "decimalFloat: function",

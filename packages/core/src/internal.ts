@@ -27,6 +27,9 @@ export { withCrc32c, knownCrc32c, KNOWN_CRC_MIN_BYTES } from './codec/known-crc3
 export { EncodedExample, ENCODED, FRAME_TRAILER_BYTES } from './codec/encoded-example.js';
 export { encodedLength, encodeInto } from './codec/encode-example.js';
 export { copyBytes } from './codec/copy-bytes.js';
+
+// The protobuf wire cursor core's decoder and the dataset's parser share
+export { WireCursor } from './codec/wire-cursor.js';
 export { compileCellEncoder } from './stages/build-examples.js';
 export { ByteRange, NumberCell } from './stages/row-encoder/byte-range.js';
 export type { CellEncoder, ExampleSpecEntries } from './stages/build-examples.js';

@@ -129,6 +129,8 @@ function expectDecodeError(bytesHex: string, byteOffset: number, reason: RegExp)
 describe('decodeExample rejects malformed input with PROTO_DECODE and the byte offset', () => {
   test('truncated varint', () => expectDecodeError('0a0c0a0a0a016112051a030a01', 1, /length 12 runs past/));
   test('truncated tag varint', () => expectDecodeError('80', 0, /truncated varint/));
+  test('a length past 2^53 is named exactly, not rounded', () =>
+    expectDecodeError('0a' + '8180808080808010', 1, /length 9007199254740993 runs past/));
   test('length beyond the buffer, inside a nested message', () =>
     expectDecodeError('0a040a020a09', 5, /length 9 runs past/));
   test('invalid wire types 6 and 7', () => {
@@ -146,6 +148,8 @@ describe('decodeExample rejects malformed input with PROTO_DECODE and the byte o
   test('an unmatched end group, an unclosed group', () => {
     expectDecodeError('14', 0, /end-group/);
     expectDecodeError('130801', 0, /group not closed/);
+    // A nested group left open: the error points at the outer group's start tag.
+    expectDecodeError('131b0801', 0, /group not closed/);
     // A well-formed unknown group (field 2, holding a varint and a nested group) is skipped.
     expect(decodeExample(fromHex('13' + '0801' + '1b' + '1c' + '14')).features).toEqual({});
   });

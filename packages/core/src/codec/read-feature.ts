@@ -133,13 +133,13 @@ function readList(reader: ProtoReader, builder: FeatureBuilder, end: number): vo
       }
     } else if (wireType === WIRE_VARINT) {
       reader.charge(DECODED_COST.int64, tagStart);
-      builder.ints.push(reader.int64(end));
+      builder.ints.push(reader.bigint64(end));
     } else {
       expectWireType(reader, tag, tagStart, WIRE_LENGTH_DELIMITED, 'Int64List.value');
       const valueEnd = reader.lengthDelimited(end);
       while (reader.position < valueEnd) {
         reader.charge(DECODED_COST.int64, reader.position);
-        builder.ints.push(reader.int64(valueEnd));
+        builder.ints.push(reader.bigint64(valueEnd));
       }
     }
   }
