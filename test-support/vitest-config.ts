@@ -3,10 +3,21 @@
 // mock into the files after it, and a file that counts the threads the package starts or bounds its
 // process's memory sees the other files' work: such files run each in a fresh process, as a second
 // project (apps/demo's test-isolation test checks that every mocking file is listed).
+import { existsSync } from 'node:fs';
 import { configDefaults, type ViteUserConfig } from 'vitest/config';
 
 /** Every package's limits: a hang guard, not a speed check (speed is measured in `pnpm bench`). */
 export const TIMEOUTS = { testTimeout: 120_000, hookTimeout: 120_000 } as const;
+
+/**
+ * `files` (paths relative to the config at `configUrl`) as given, after checking that each exists: a
+ * list of test files that names a renamed or deleted file fails instead of silently running less.
+ */
+export function existingFiles(configUrl: string, files: readonly string[]): string[] {
+  const missing = files.filter((file) => !existsSync(new URL(file, configUrl)));
+  if (missing.length > 0) throw new Error(`${configUrl}: no such test file: ${missing.join(', ')}`);
+  return [...files];
+}
 
 /**
  * The config of package `name`: its test files in one module graph, those in `fresh` (paths relative to
