@@ -54,8 +54,9 @@ function tfpipe(
 }
 
 /**
- * `tfpipe ...args` in this process (`main`), in the test directory: for plan, status and finalize,
- * whose processes nothing kills; workers and runs stay processes of their own.
+ * `tfpipe ...args` in this process (`main`), in the test directory: for plan, status, finalize, the
+ * reruns and `run` (whose workers are forked processes all the same), which nothing kills; the workers
+ * that are killed, or that read a scheduler variable, stay processes of their own.
  */
 function here(args: readonly string[]): Promise<CliResult> {
   return tfpipeInProcess(args, { cwd: directory });
@@ -77,6 +78,20 @@ async function workAll(
       }),
     );
   }
+  return results;
+}
+
+/**
+ * Works `indexes` again in this process (`main`, with `--index`), all at once: the reruns after the
+ * kills, whose processes nothing kills (the scheduler variables and the kills are the first pass's).
+ */
+async function reworkAll(indexes: readonly number[], planFile = 'plan.json') {
+  const results: Record<number, CliResult> = {};
+  await Promise.all(
+    indexes.map(async (index) => {
+      results[index] = await here(['work', planFile, '--index', String(index), '--quiet']);
+    }),
+  );
   return results;
 }
 
@@ -124,16 +139,16 @@ describe('tfpipe plan / work / finalize with workers killed', () => {
     ).toEqual([]);
 
     // The killed indexes again, and a finished one (a no-op).
-    const again = await workAll([2, 5, 7, 3]);
+    const again = await reworkAll([2, 5, 7, 3]);
     for (const index of [2, 5, 7, 3]) expect(again[index]!.code).toBe(0);
-    expect((await tfpipe(['work', 'plan.json', '--index', '3'])).stdout).toContain('committed already');
+    expect((await here(['work', 'plan.json', '--index', '3'])).stdout).toContain('committed already');
     const finalized = await here(['finalize', 'plan.json']);
     expect(finalized.code, finalized.stderr).toBe(0);
     expect((await here(['finalize', 'plan.json'])).code).toBe(0);
 
-    const single = await tfpipe(['run', 'single.yaml', '--workers', '1', '--quiet']);
+    const single = await here(['run', 'single.yaml', '--workers', '1', '--quiet']);
     expect(single.code, single.stderr).toBe(0);
-    const two = await tfpipe(['run', 'two.yaml', '--workers', '2', '--quiet']);
+    const two = await here(['run', 'two.yaml', '--workers', '2', '--quiet']);
     expect(two.code, two.stderr).toBe(0);
     await expectPlannedOutput(join(directory, 'scaled'), join(directory, 'single'), SHARDS, ROWS);
     await expectPlannedOutput(join(directory, 'scaled'), join(directory, 'two'), SHARDS, ROWS);
@@ -154,14 +169,14 @@ describe('tfpipe plan / work / finalize with workers killed', () => {
     const refused = await here(['finalize', 'images.json']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('indexes 1, 2, 3');
-    const again = await workAll([1, 2, 3, 0], {}, 'images.json');
+    const again = await reworkAll([1, 2, 3, 0], 'images.json');
     for (const index of [1, 2, 3, 0]) expect(again[index]!.code, again[index]!.stderr).toBe(0);
     const finalized = await here(['finalize', 'images.json']);
     expect(finalized.code, finalized.stderr).toBe(0);
 
-    const single = await tfpipe(['run', 'images-single.yaml', '--workers', '1', '--quiet']);
+    const single = await here(['run', 'images-single.yaml', '--workers', '1', '--quiet']);
     expect(single.code, single.stderr).toBe(0);
-    const two = await tfpipe(['run', 'images-two.yaml', '--workers', '2', '--quiet']);
+    const two = await here(['run', 'images-two.yaml', '--workers', '2', '--quiet']);
     expect(two.code, two.stderr).toBe(0);
     const [scaled, reference, twoOut] = ['images-scaled', 'images-single', 'images-two'].map((name) =>
       join(directory, name),
@@ -183,7 +198,7 @@ describe('tfpipe plan / work / finalize with workers killed', () => {
     expect(range.stderr).toMatch(/index 8 is out of range.*\[PLAN_INDEX\]/);
     const plan = JSON.parse(await readFile(join(directory, 'plan.json'), 'utf8'));
     await writeFile(join(directory, 'old.json'), JSON.stringify({ ...plan, planVersion: 0 }));
-    const old = await tfpipe(['work', 'old.json', '--index', '0']);
+    const old = await here(['work', 'old.json', '--index', '0']);
     expect(old.code).toBe(2);
     expect(old.stderr).toMatch(/planVersion 0.*\[PLAN_INVALID\]/);
   }, 60_000);
