@@ -9,7 +9,7 @@ import { crc32c } from '@tfpipe/sink-tfrecord/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
 import { FILE_TOO_LARGE, NOT_A_FILE, readImageFileHere } from './read-image-file-here.js';
-import { AdaptiveReads } from './adaptive-reads.js';
+import { AdaptiveReads, isSlowRead, SLOW_READ_MS } from './adaptive-reads.js';
 import { readImageFile, readerThreadStarts, stopImageReaders, type ImageFile } from './read-image-file.js';
 
 let dir: string;
@@ -298,6 +298,17 @@ describe.each(paths)('readImageFile of a file to decode, on %s', (_name, makeHer
 });
 
 describe('AdaptiveReads', () => {
+  it('counts a read as slow from 5 ms when a disk was read meanwhile, else from 20 ms (a descheduled thread)', () => {
+    expect(SLOW_READ_MS).toBe(5);
+    expect([4.99, 5, 19.99, 20].map((took) => isSlowRead(took, 5, true))).toEqual([false, true, true, true]);
+    expect([4.99, 5, 19.99, 20].map((took) => isSlowRead(took, 5, false))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+  });
+
   it('moves to a reader thread for good after the first slow read', async () => {
     const starts = readerThreadStarts();
     // Every read counts as slow: the first is made here, the rest on a reader thread.
