@@ -137,8 +137,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
         const tasks = input.tasks;
         while (!stopped) {
           start(tasks);
-          // sharp loads (~0.1 s of CPU) while the first files are read, not after: their reads have
-          // just gone to a reader thread, which starts meanwhile. A failure is the first image's.
+          // sharp loads (~0.1 s of CPU) as soon as the first files are read (on this thread), or while
+          // a reader thread that has their reads starts. A failure is the first image's.
           if (first && resolved.decode && tasks.length > 0) loadSharp().catch(() => undefined);
           // It stays in `inFlight` until it has settled: it counts against the window meanwhile.
           const head = inFlight[0];
