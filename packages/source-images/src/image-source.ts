@@ -119,7 +119,17 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       inFlight.push(promise);
       next++;
     }
-    if (!resolved.decode || stopped) return;
+    if (!resolved.decode || stopped || readAheadQueued) return;
+    // After this turn's promise callbacks, which hand the images just started to sharp: a read made
+    // here on the main thread would hold them up.
+    readAheadQueued = true;
+    setImmediate(() => {
+      readAheadQueued = false;
+      if (!stopped) readAheadFrom(tasks);
+    });
+  };
+  let readAheadQueued = false;
+  const readAheadFrom = (tasks: readonly ImageTask[]): void => {
     for (let index = next; index < Math.min(tasks.length, next + resolved.concurrency); index++) {
       if (readAhead.has(index)) continue;
       const read = readTaskFile(tasks[index]!, resolved, positionOf(tasks[index]!, index), false, here);
