@@ -97,8 +97,9 @@ describe('reader threads', () => {
     return readerThreadStarts() - before;
   }
 
-  it('reads the files to decode on one thread, with 4 images in flight and 4 read ahead', async () => {
-    expect(await threadsFor(await folder(), { resize: { width: 16, height: 16 } })).toBe(1);
+  it('reads the files to decode on this thread or one reader thread, with 4 images in flight and 4 read ahead', async () => {
+    // On this thread while reads are fast (AdaptiveReads); a slow one (a loaded machine) moves the rest to one thread.
+    expect(await threadsFor(await folder(), { resize: { width: 16, height: 16 } })).toBeLessThanOrEqual(1);
   });
 
   it('reads and hashes kept files on as many threads as there are cores (4 at most)', async () => {

@@ -16,6 +16,7 @@ import {
 import { loadSharp } from './load-sharp.js';
 import { processImage, type ProcessedImage } from './processing/process-image.js';
 import { readTaskFile } from './processing/read-task-file.js';
+import { AdaptiveReads } from './processing/adaptive-reads.js';
 import { PixelBudget } from './processing/pixel-budget.js';
 import type { ImageFile } from './processing/read-image-file.js';
 
@@ -87,6 +88,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
   // Decode mode: the files of the next `concurrency` images are read while sharp works on the
   // current ones, so that a freed place starts sharp at once rather than after a read.
   const readAhead = new Map<number, Promise<ImageFile>>();
+  // Files to decode are read on the main thread until one read is slow (see AdaptiveReads).
+  const here = resolved.decode ? new AdaptiveReads() : undefined;
   // The whole run's decodes share maxPixels: concurrency alone would let large images add up.
   const budget = new PixelBudget(resolved.maxPixels);
   const dropReadAhead = (): void => {
@@ -102,7 +105,7 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       const task = tasks[next]!;
       const position = positionOf(task, next);
       // Lent bytes come with their CRC-32C, which the sink then need not compute (see below).
-      const read = readAhead.get(next) ?? readTaskFile(task, resolved, position, lending);
+      const read = readAhead.get(next) ?? readTaskFile(task, resolved, position, lending, here);
       readAhead.delete(next);
       const promise = processImage(task, resolved, position, read, budget);
       running++;
@@ -116,10 +119,20 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
       inFlight.push(promise);
       next++;
     }
-    if (!resolved.decode || stopped) return;
+    if (!resolved.decode || stopped || readAheadQueued) return;
+    // After this turn's promise callbacks, which hand the images just started to sharp: a read made
+    // here on the main thread would hold them up.
+    readAheadQueued = true;
+    setImmediate(() => {
+      readAheadQueued = false;
+      if (!stopped) readAheadFrom(tasks);
+    });
+  };
+  let readAheadQueued = false;
+  const readAheadFrom = (tasks: readonly ImageTask[]): void => {
     for (let index = next; index < Math.min(tasks.length, next + resolved.concurrency); index++) {
       if (readAhead.has(index)) continue;
-      const read = readTaskFile(tasks[index]!, resolved, positionOf(tasks[index]!, index));
+      const read = readTaskFile(tasks[index]!, resolved, positionOf(tasks[index]!, index), false, here);
       // Its failure is the image's, reported in its turn (processImage awaits it then).
       read.catch(() => undefined);
       readAhead.set(index, read);
@@ -134,8 +147,8 @@ export function imageSource(options: ImageSourceOptions): ReadableStream<ImageRe
         const tasks = input.tasks;
         while (!stopped) {
           start(tasks);
-          // sharp loads (~0.1 s of CPU) while the first files are read, not after: their reads have
-          // just gone to a reader thread, which starts meanwhile. A failure is the first image's.
+          // sharp loads (~0.1 s of CPU) as soon as the first files are read (on this thread), or while
+          // a reader thread that has their reads starts. A failure is the first image's.
           if (first && resolved.decode && tasks.length > 0) loadSharp().catch(() => undefined);
           // It stays in `inFlight` until it has settled: it counts against the window meanwhile.
           const head = inFlight[0];

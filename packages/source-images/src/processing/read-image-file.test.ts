@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, rm, stat } from 'node:fs/promises';
+import type { TfpipeError } from '@tfpipe/core';
+import { resolveImageOptions } from '../image-source-options.js';
+import { readTaskFile } from './read-task-file.js';
 import * as path from 'node:path';
 import { crc32c } from '@tfpipe/sink-tfrecord/internal';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
 import { FILE_TOO_LARGE, NOT_A_FILE, readImageFileHere } from './read-image-file-here.js';
-import { readImageFile, stopImageReaders } from './read-image-file.js';
+import { AdaptiveReads, isSlowRead, SLOW_READ_MS } from './adaptive-reads.js';
+import { readImageFile, readerThreadStarts, stopImageReaders, type ImageFile } from './read-image-file.js';
 
 let dir: string;
 eachTemporaryDirectory((made) => (dir = made));
@@ -198,5 +202,170 @@ describe('readImageFile (reader threads)', () => {
       expect((failure as NodeJS.ErrnoException).code).toBeUndefined();
     }
     expect((await readImageFile(made[2]!, true)).sha256).toBe(sha256(Buffer.from('abc')));
+  });
+});
+
+/** The two ways a file to decode is read: on a reader thread, and on this thread by an AdaptiveReads. */
+const paths = [
+  ['a reader thread', () => undefined],
+  // Never slow: every read stays on this thread.
+  ['this thread (AdaptiveReads)', () => new AdaptiveReads(Number.POSITIVE_INFINITY)],
+] as const;
+
+describe.each(paths)('readImageFile of a file to decode, on %s', (_name, makeHere) => {
+  const read = (file: string, here: AdaptiveReads | undefined, maxBytes?: number): Promise<ImageFile> =>
+    readImageFile(file, false, false, maxBytes, 1, here);
+
+  it('gives each file byte for byte, and reads later files into the buffers given back', async () => {
+    const here = makeHere();
+    const starts = readerThreadStarts();
+    const made = await files();
+    const sizes = new Map(
+      await Promise.all(made.map(async (file) => [file, (await stat(file)).size] as const)),
+    );
+    const bySize = [...made].sort((a, b) => sizes.get(b)! - sizes.get(a)!);
+    const order = bySize.flatMap((_, index) => [bySize[index]!, bySize[bySize.length - 1 - index]!]);
+    const buffers = new Set<ArrayBufferLike>();
+    for (const file of order) {
+      const expected = await readFile(file);
+      const answer = await read(file, here);
+      expect([answer.data.byteOffset, answer.data.byteLength]).toEqual([0, expected.length]);
+      expect(Buffer.from(answer.data).equals(expected)).toBe(true);
+      expect(answer.sha256).toBeUndefined();
+      buffers.add(answer.data.buffer);
+      answer.giveBack!();
+      answer.giveBack!();
+    }
+    if (here !== undefined) {
+      // Every read on this thread, into far fewer buffers than files (the 300,001-byte file's served the rest).
+      expect(here.readsHere).toBe(order.length);
+      expect(here.here).toBe(true);
+      expect(readerThreadStarts()).toBe(starts);
+      expect(buffers.size).toBeLessThan(order.length / 2);
+    } else {
+      expect(readerThreadStarts()).toBeGreaterThan(starts);
+    }
+  });
+
+  it('refuses a FIFO without opening it, a directory, a missing file (with its path) and a file over maxBytes', async () => {
+    const here = makeHere();
+    const fifo = path.join(dir, 'pipe');
+    let fifoMade = true;
+    try {
+      execFileSync('mkfifo', [fifo]);
+    } catch {
+      fifoMade = false; // no mkfifo here
+    }
+    if (fifoMade) await expect(read(fifo, here)).rejects.toMatchObject({ code: NOT_A_FILE, kind: 'a FIFO' });
+    await expect(read(dir, here)).rejects.toMatchObject({ code: NOT_A_FILE, kind: 'a directory' });
+    const missing = path.join(dir, 'missing.jpg');
+    await expect(read(missing, here)).rejects.toMatchObject({
+      code: 'ENOENT',
+      message: `ENOENT: no such file or directory, stat '${missing}'`,
+    });
+    const big = await put(dir, 'big.bin', Buffer.alloc(1000));
+    await expect(read(big, here, 999)).rejects.toMatchObject({ code: FILE_TOO_LARGE, size: 1000 });
+    expect((await read(big, here, 1000)).data.length).toBe(1000);
+    if (process.platform === 'linux') {
+      // Size 0 in stat: read to the end, and the cap holds while reading.
+      const status = await read('/proc/self/status', here);
+      expect(Buffer.from(status.data).toString()).toMatch(/^Name:/);
+      await expect(read('/proc/self/status', here, 10)).rejects.toMatchObject({ code: FILE_TOO_LARGE });
+    }
+    if (here !== undefined) expect(here.here).toBe(true);
+  });
+
+  it('reads files with hostile names byte for byte', async () => {
+    const here = makeHere();
+    const names = [
+      'with space.jpg',
+      'new\nline.jpg',
+      'quote\'and"double.jpg',
+      '-starts-with-dash.jpg',
+      'back\\slash %s $HOME.jpg',
+      'ünïcødé-日本.jpg',
+      `${'x'.repeat(240)}.jpg`,
+      '.hidden.jpg',
+    ];
+    for (const [index, name] of names.entries()) {
+      const bytes = await photo(16 + index, 12, index);
+      const file = await put(dir, name, bytes);
+      const answer = await read(file, here);
+      expect(Buffer.from(answer.data).equals(bytes)).toBe(true);
+      answer.giveBack!();
+    }
+  });
+});
+
+describe('AdaptiveReads', () => {
+  it('counts a read as slow from 5 ms when a disk was read meanwhile, else from 20 ms (a descheduled thread)', () => {
+    expect(SLOW_READ_MS).toBe(5);
+    expect([4.99, 5, 19.99, 20].map((took) => isSlowRead(took, 5, true))).toEqual([false, true, true, true]);
+    expect([4.99, 5, 19.99, 20].map((took) => isSlowRead(took, 5, false))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+  });
+
+  it('moves to a reader thread for good after the first slow read', async () => {
+    const starts = readerThreadStarts();
+    // Every read counts as slow: the first is made here, the rest on a reader thread.
+    const here = new AdaptiveReads(0);
+    const made = await files();
+    const first = await readImageFile(made[2]!, false, false, undefined, 1, here);
+    expect(Buffer.from(first.data).toString()).toBe('abc');
+    expect([here.readsHere, here.here, readerThreadStarts()]).toEqual([1, false, starts]);
+    for (const file of made) {
+      const answer = await readImageFile(file, false, false, undefined, 1, here);
+      expect(Buffer.from(answer.data).equals(await readFile(file))).toBe(true);
+    }
+    expect(here.readsHere).toBe(1);
+    expect(readerThreadStarts()).toBe(starts + 1);
+  });
+
+  it('counts a refused read that was slow too, and never reads a hash or CRC here', async () => {
+    const here = new AdaptiveReads(0);
+    await expect(readImageFile(dir, false, false, undefined, 1, here)).rejects.toMatchObject({
+      code: NOT_A_FILE,
+    });
+    expect([here.readsHere, here.here]).toEqual([1, false]);
+    const fast = new AdaptiveReads(Number.POSITIVE_INFINITY);
+    const file = await put(dir, 'a.bin', 'abc');
+    expect((await readImageFile(file, true, false, undefined, 1, fast)).sha256).toBe(
+      sha256(Buffer.from('abc')),
+    );
+    expect((await readImageFile(file, false, true, undefined, 1, fast)).crc32c).toBe(
+      crc32c(Buffer.from('abc')),
+    );
+    expect(fast.readsHere).toBe(0);
+  });
+});
+
+describe('readTaskFile of a file to decode', () => {
+  it('raises the same TfpipeError, with the same position, on a reader thread and on this thread', async () => {
+    const options = resolveImageOptions({ folder: dir, resize: { width: 8, height: 8 }, maxFileBytes: 999 });
+    const big = await put(dir, 'c/big.jpg', Buffer.alloc(1000));
+    const outside = await put(path.join(dir, '..'), `outside-${path.basename(dir)}.jpg`, 'x');
+    const cases = [path.join(dir, 'c/missing.jpg'), path.join(dir, 'c'), big, outside];
+    const codes: unknown[] = [];
+    for (const [index, file] of cases.entries()) {
+      const task = { path: file, root: dir, filename: path.basename(file), sourceId: path.basename(file) };
+      const position = { file, recordIndex: index };
+      const failures = await Promise.all(
+        [undefined, new AdaptiveReads(Number.POSITIVE_INFINITY)].map((here) =>
+          readTaskFile(task, options, position, false, here).then(
+            () => undefined,
+            (error: unknown) => error as TfpipeError,
+          ),
+        ),
+      );
+      const [thread, main] = failures.map((error) => [error?.code, error?.message, error?.position]);
+      codes.push(thread![0]);
+      expect(main).toEqual(thread);
+    }
+    expect(codes).toEqual(['INPUT_NOT_FOUND', 'INPUT_NOT_FILE', 'IMAGE_TOO_LARGE', 'PATH_ESCAPE']);
+    await rm(outside);
   });
 });

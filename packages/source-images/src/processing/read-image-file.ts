@@ -2,13 +2,9 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RequestThread } from '@tfpipe/core/internal';
 import { nativeCrc32cPath } from '@tfpipe/node-utils';
-import {
-  FILE_TOO_LARGE,
-  MAX_READABLE_BYTES,
-  NOT_A_FILE,
-  readImageFileHere,
-  type ReadRefusal,
-} from './read-image-file-here.js';
+import type { AdaptiveReads } from './adaptive-reads.js';
+import { MAX_READABLE_BYTES, readImageFileHere, type ReadRefusal } from './read-image-file-here.js';
+import { READER_LIMITS, wholeFileReader } from './whole-file-reader.js';
 
 /** A whole image file, and its hex SHA-256 when asked for. */
 export interface ImageFile {
@@ -21,21 +17,17 @@ export interface ImageFile {
    */
   readonly crc32c?: number | undefined;
   /**
-   * Hands `data`'s memory back to the reader thread that read it, for a later file: `data` (and
-   * every view of its buffer) becomes empty here. Only for a caller sure that nothing reads `data`
-   * afterwards; once is enough, more calls do nothing. Absent when the file was read on this thread.
+   * Hands `data`'s memory back to the reader that read it, for a later file: read by a reader
+   * thread, `data` (and every view of its buffer) becomes empty here; read on this thread by an
+   * {@link AdaptiveReads}, its bytes are overwritten by a later file. Only for a caller sure that
+   * nothing reads `data` afterwards; once is enough, more calls do nothing. Absent when the file was
+   * read by the fallback on this thread (no threads).
    */
   readonly giveBack?: () => void;
 }
 
 /** Reader threads at most: 4 read and hash far faster than any disk serves 100 KB images. */
 const MAX_READERS = Math.max(1, Math.min(4, availableParallelism()));
-
-/** Buffers a reader thread keeps for later files, at most. */
-const FREE_MAX = 16;
-
-/** Bytes of buffers a reader thread keeps for later files, at most. */
-const FREE_BYTES = 32 * 1024 * 1024;
 
 /** How much lower than the main thread's a reader thread's priority is (nice levels, Linux). */
 const READER_NICENESS = 5;
@@ -50,15 +42,15 @@ const IDLE_EXIT_MS = 5000;
 // smallest such), else into a new one of the size rounded up to 64 KiB. The buffer is transferred to
 // the main thread, and comes back with a later request once its record is written (giveBack): V8
 // counts every new ArrayBuffer as off-heap allocation, and a fresh one per image made the main
-// thread collect its whole heap every few hundred images. A thread keeps at most FREE_MAX buffers
-// and FREE_BYTES bytes; what comes back beyond that is left to the collector.
+// thread collect its whole heap every few hundred images. A thread keeps at most 16 buffers
+// and 32 MiB (READER_LIMITS); what comes back beyond that is left to the collector.
 //
 // On Linux each reader thread lowers its own priority by READER_NICENESS (see readImageFile). Where
 // the native @node-rs/crc32 loads (and gives the check value), a thread computes a file's CRC-32C
 // when asked, right after reading it. Made on the first thread's start, not on import.
 const readerSource = (): string => `'use strict';
 const { parentPort } = require('node:worker_threads');
-const { openSync, statSync, fstatSync, readSync, closeSync, readlinkSync, constants } = require('node:fs');
+const { readlinkSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const { getPriority, setPriority } = require('node:os');
 try {
@@ -71,79 +63,9 @@ try {
   const native = require(${JSON.stringify(nativeCrc32cPath())}).crc32c;
   if (native(new TextEncoder().encode('123456789'), 0) === 0xe3069283) crc32c = native;
 } catch {}
-const STEP = 65536;
-const FREE_MAX = ${FREE_MAX};
-const FREE_BYTES = ${FREE_BYTES};
-const free = [];
-let freeBytes = 0;
-function keep(buffer) {
-  if (buffer.byteLength === 0 || free.length >= FREE_MAX || freeBytes + buffer.byteLength > FREE_BYTES) return;
-  free.push(buffer);
-  freeBytes += buffer.byteLength;
-}
-function take(size) {
-  let best = -1;
-  for (let index = 0; index < free.length; index++) {
-    const length = free[index].byteLength;
-    if (length >= size && (best === -1 || length < free[best].byteLength)) best = index;
-  }
-  if (best === -1) return new ArrayBuffer(Math.max(STEP, Math.ceil(size / STEP) * STEP));
-  const buffer = free[best];
-  free[best] = free[free.length - 1];
-  free.pop();
-  freeBytes -= buffer.byteLength;
-  return buffer;
-}
-const NOT_A_FILE = ${JSON.stringify(NOT_A_FILE)};
-const FILE_TOO_LARGE = ${JSON.stringify(FILE_TOO_LARGE)};
-function kindOfStats(info) {
-  if (info.isFIFO()) return 'a FIFO';
-  if (info.isCharacterDevice()) return 'a character device';
-  if (info.isBlockDevice()) return 'a block device';
-  if (info.isSocket()) return 'a socket';
-  return info.isDirectory() ? 'a directory' : 'not a regular file';
-}
-function refuse(code, message, facts) {
-  return Object.assign(new Error(message), { code }, facts);
-}
-function tooLarge(path, size) {
-  return refuse(FILE_TOO_LARGE, path + ' has more than the allowed bytes', { size });
-}
-function checkStats(info, path, maxBytes) {
-  if (!info.isFile()) throw refuse(NOT_A_FILE, path + ' is not a regular file', { kind: kindOfStats(info) });
-  if (info.size > maxBytes) throw tooLarge(path, info.size);
-  return info;
-}
-// The whole file, as fs.readFileSync reads it: up to the size fstat gives, or to the end where that
-// is 0 (files of /proc and the like), never more than maxBytes. Stat before open: opening a FIFO
-// waits for a writer. O_NONBLOCK: one swapped in between is not waited on either (fstat refuses it).
-function readWhole(path, maxBytes) {
-  checkStats(statSync(path), path, maxBytes);
-  const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const size = checkStats(fstatSync(fd), path, maxBytes).size;
-    let buffer = take(size);
-    let length = 0;
-    for (;;) {
-      if (size > 0 && length === size) break;
-      if (length === buffer.byteLength) {
-        // A file that grows past what stat said (or /proc's size 0): never more than maxBytes.
-        if (length > maxBytes) throw tooLarge(path, length);
-        const bigger = take(Math.min(2 * length, maxBytes + 1));
-        new Uint8Array(bigger).set(new Uint8Array(buffer));
-        keep(buffer);
-        buffer = bigger;
-      }
-      const read = readSync(fd, new Uint8Array(buffer, length), 0, buffer.byteLength - length, null);
-      if (read === 0) break;
-      length += read;
-    }
-    if (length > maxBytes) throw tooLarge(path, length);
-    return new Uint8Array(buffer, 0, length);
-  } finally {
-    closeSync(fd);
-  }
-}
+// Bundlers that keep function names wrap them in a helper of this name: here it has nothing to do.
+const __name = (target) => target;
+const { readWhole, keep } = (${wholeFileReader.toString()})(require('node:fs'), ${JSON.stringify(READER_LIMITS)});
 parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
   if (back !== undefined) for (const buffer of back) keep(buffer);
   let data;
@@ -185,6 +107,8 @@ let READER_SOURCE: string | undefined;
  * (e.g. Node's permission model without `--allow-worker`) files are read on this thread.
  * @param threads - reader threads this read may start, at most (a read for a decode needs one: the
  * decode takes far longer). @default min(4, os.availableParallelism())
+ * @param here - a read with neither `hash` nor `crc` is made on this thread by `here` while its reads
+ * are fast (see {@link AdaptiveReads}), at once (the promise is settled on return). @default none
  * @throws the file system's error (with `code`, e.g. `ENOENT`) when the file cannot be read; an
  * error without `code` when a reader thread died
  */
@@ -194,7 +118,11 @@ export function readImageFile(
   crc = false,
   maxBytes = MAX_READABLE_BYTES,
   threads = MAX_READERS,
+  here?: AdaptiveReads,
 ): Promise<ImageFile> {
+  if (here?.here === true && !hash && !crc) {
+    return new Promise((resolve) => resolve(here.read(file, maxBytes)));
+  }
   if (threadsUnavailable) return readImageFileHere(file, hash, maxBytes);
   pool ??= new ReaderPool();
   try {

@@ -6,11 +6,13 @@ import type { ResolvedImageOptions } from '../image-source-options.js';
 import { firstLine } from './first-line.js';
 import { FILE_TOO_LARGE, NOT_A_FILE, type ReadRefusal } from './read-image-file-here.js';
 import { readImageFile, type ImageFile } from './read-image-file.js';
+import type { AdaptiveReads } from './adaptive-reads.js';
 
 /**
  * Reads one image's file (inside its root): the first half of {@link processImage}, which an image
  * source may start ahead of the rest (see `imageSource`'s read-ahead). `crc`: a kept file's CRC-32C
- * is computed too (see `readImageFile`).
+ * is computed too (see `readImageFile`). `here`: a file to decode is read on this thread while
+ * `here`'s reads are fast (see {@link AdaptiveReads}), else on a reader thread.
  * @throws TfpipeError `PATH_ESCAPE`, `INPUT_NOT_FOUND`, `INPUT_NOT_FILE` (a FIFO, a device: never
  * opened), `IMAGE_TOO_LARGE` (more than `maxFileBytes`, never read), `IO`, carrying `position`
  */
@@ -19,6 +21,7 @@ export async function readTaskFile(
   options: ResolvedImageOptions,
   position: Position,
   crc = false,
+  here?: AdaptiveReads,
 ): Promise<ImageFile> {
   if (task.error !== undefined) throw task.error.withPosition(position);
   const real = task.listedInside === true ? task.path : await realpathInside(task.root, task.path, position);
@@ -31,6 +34,7 @@ export async function readTaskFile(
       crc && !options.decode,
       options.maxFileBytes,
       options.decode ? 1 : undefined,
+      options.decode ? here : undefined,
     );
   } catch (error) {
     throw readError(error as ReadRefusal, position, options.maxFileBytes);
