@@ -4,7 +4,7 @@ import { readInt64, readLength, varintResult } from '../wire/wire-varint.js';
 import type { Column } from './column.js';
 import { DenseColumn } from './dense-column.js';
 import { BYTES, FLOAT32, generateRead, INT32, INT64, LIST_TAGS, NUMBER } from './generated-reader.js';
-import type { GeneratedRead, LayoutEntry, ReadFactory } from './generated-reader.js';
+import type { GeneratedRead, LayoutEntry } from './generated-reader.js';
 
 /** How a slot's values are stored: one code per output array type, so each store site sees one type. */
 const MODES = { int64: INT64, int32: INT32, number: NUMBER, float32: FLOAT32, string: BYTES } as const;
@@ -49,10 +49,11 @@ export class DenseRecordReader {
   private lend = false;
   /** Whether a view of the bytes read went into the batch since `bind`. */
   lent = false;
-  /** The reader generated for the last layout learned, its factory, and the batch arrays it writes. */
+  /** The reader generated for the last layout learned, and the batch arrays it writes (refilled by `bind`). */
   private generated: GeneratedRead | undefined;
-  private factory: ReadFactory | undefined;
   private readonly outputs: unknown[];
+  /** Whether this batch may use the generated reader (see `bind`). */
+  private generate = true;
   /** Whether the next record the generated reader misses should teach it its layout (once per batch). */
   private learning = true;
   /** The entries of the record being read, while learning. */
@@ -95,8 +96,10 @@ export class DenseRecordReader {
   /**
    * Takes the arrays of the batch the columns just started. `lend`: the bytes the batch is read from
    * are its own (never written again), so byte strings over 1 KiB become views of them, not copies.
+   * `generate`: read records of a learned layout with a generated reader (else with the loop only).
    */
-  bind(lend = false): void {
+  bind(lend = false, generate = true): void {
+    this.generate = generate;
     this.lend = lend;
     this.lent = false;
     this.columns.forEach((column, slot) => {
@@ -119,7 +122,6 @@ export class DenseRecordReader {
               : this.words[slot];
     });
     this.learning = true;
-    this.generated = this.factory?.(this.outputs, this);
   }
 
   /**
@@ -128,8 +130,9 @@ export class DenseRecordReader {
    * batch that it misses and the loop reads teaches it that record's layout.
    */
   read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
+    if (!this.generate) return this.loop(bytes, start, end, row, false);
     const generated = this.generated;
-    if (generated !== undefined && generated(bytes, start, end, row)) {
+    if (generated !== undefined && generated(bytes, start, end, row, this.outputs, this)) {
       this.generatedReads++;
       return true;
     }
@@ -137,8 +140,7 @@ export class DenseRecordReader {
     this.layout.length = 0;
     if (!this.loop(bytes, start, end, row, true)) return false;
     this.learning = false;
-    this.factory = generateRead(this.layout, this.modes, this.elements);
-    this.generated = this.factory?.(this.outputs, this);
+    this.generated = generateRead(this.layout, this.modes, this.elements);
     return true;
   }
 

@@ -154,8 +154,8 @@ describe('the generated reader', () => {
     const batch = Array.from({ length: 300 }, (_, index) => row(index));
     const { fast, general, generated } = bothWays(spec, [batch]);
     expect(values(fast)).toEqual(values(general));
-    // parse: the first record teaches the layout, 299 follow; parseSpans: all 300.
-    expect(generated).toBe(599);
+    // parse: the first record teaches the layout, 299 follow (parseSpans reads with the loop).
+    expect(generated).toBe(299);
     const batchOut = fast[0] as Record<string, { data: BigInt64Array }>;
     expect(batchOut.id!.data[299]).toBe(299n * 1_000_000_007n - 2n ** 62n);
   });
@@ -166,9 +166,9 @@ describe('the generated reader', () => {
     const second = [row(5, reordered), row(6, reordered), row(7)];
     const { fast, general, generated } = bothWays(spec, [first, second]);
     expect(values(fast)).toEqual(values(general));
-    // first (parse): 1 learns, 2 hits, 3 misses and learns the new order, 4 hits it, 5 misses (loop).
-    // first (parseSpans): 1 misses and learns, 2 and 4 hit... each batch re-learns at its first miss.
-    expect(generated).toBeGreaterThanOrEqual(8);
+    // A batch learns one layout, at the first record it cannot take. First batch: 0 learns, 1 hits,
+    // 2 and 3 (another order) go to the loop, 4 hits. Second: 5 teaches the new order, 6 hits, 7 loop.
+    expect(generated).toBe(3);
   });
 
   it('checks every byte of a key: keys sharing a prefix, a key one byte off, an extra key', () => {
@@ -229,7 +229,7 @@ describe('the generated reader', () => {
     expect(values(fast)).toEqual(values(general));
   });
 
-  it('reads unpacked numbers when the layout has them, and packed ones after a change of packing', () => {
+  it('reads unpacked numbers when the layout has them, and leaves packed ones to the loop', () => {
     const both = { n: fixedLen([2], 'int64'), f: fixedLen([5], 'float32') };
     const unpacked = (value: number) =>
       exampleOf(
@@ -245,7 +245,8 @@ describe('the generated reader', () => {
       [unpacked(1), unpacked(2), packed(3), packed(4), unpacked(5)],
     ]);
     expect(values(fast)).toEqual(values(general));
-    expect(generated).toBeGreaterThanOrEqual(4);
+    // unpacked(1) teaches the layout, unpacked(2) and unpacked(5) hit it; the packed ones go to the loop.
+    expect(generated).toBe(2);
   });
 
   it('reads thousands of features with the loop (no generated code above the limit)', () => {

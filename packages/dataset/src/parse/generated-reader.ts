@@ -19,16 +19,23 @@ export interface LayoutEntry {
   readonly packed: boolean;
 }
 
-/** Reads one Example in `bytes[start, end)` into row `row`; false when it is not of the layout. */
-export type GeneratedRead = (bytes: Uint8Array, start: number, end: number, row: number) => boolean;
+/**
+ * Reads one Example in `bytes[start, end)` into row `row`; false when it is not of the layout.
+ * `outputs[slot]` is the batch array the slot's values go to; `copier` copies byte strings.
+ */
+export type GeneratedRead = (
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  row: number,
+  outputs: readonly unknown[],
+  copier: StringCopier,
+) => boolean;
 
 /** What the generated code copies byte strings with (the dense reader's shared blocks). */
 export interface StringCopier {
   copy(bytes: Uint8Array, start: number, end: number): Uint8Array;
 }
-
-/** Makes the read of one batch: `outputs[slot]` is the batch array the slot's values go to. */
-export type ReadFactory = (outputs: readonly unknown[], copier: StringCopier) => GeneratedRead;
 
 /** Above this many map entries the generated function grows large for little gain: the loop reads them. */
 export const MAX_GENERATED_ENTRIES = 256;
@@ -39,9 +46,13 @@ const UNROLL = 4;
 /** Up to this many packed floats are copied byte by byte, more through one `set`. */
 const SMALL_COPY = 16;
 
-/** Factories by their source text, shared by every parser, so a spec built again reuses optimized code. */
-const factories = new Map<string, ReadFactory | undefined>();
-const MAX_CACHED_FACTORIES = 64;
+/**
+ * Readers by their source text, shared by every parser: one function per layout in the process, so a
+ * spec built again (each pass of a dataset) reuses the code V8 has optimized. A function made anew for
+ * each parser starts cold, and one this large runs many calls before V8 optimizes it.
+ */
+const readers = new Map<string, GeneratedRead | undefined>();
+const MAX_CACHED_READERS = 64;
 
 /**
  * Generates the reader of one layout: the Example's entries in `layout`'s order, each key compared
@@ -56,7 +67,7 @@ export function generateRead(
   layout: readonly LayoutEntry[],
   modes: Uint8Array,
   elements: Int32Array,
-): ReadFactory | undefined {
+): GeneratedRead | undefined {
   if (layout.length === 0 || layout.length > MAX_GENERATED_ENTRIES) return undefined;
   let keyBytes = 0;
   for (const entry of layout) keyBytes += entry.key.length;
@@ -75,33 +86,31 @@ export function generateRead(
   }
   const outputs = [...used].map((slot) => `const o${slot} = A[${slot}];`).join('\n');
   const body = `'use strict';
-${outputs}
-return function read(b, start, end, row) {
+return function read(b, start, end, row, A, dr) {
 if (start >= end || b[start] !== 10) return false;
+${outputs}
 let p = start + 1, l = 0, e = 0, v = 0, lo = 0, hi = 0, x = 0, o = 0, k = 0;
 ${length('end')}
 if (p + l !== end) return false;
 ${lines.join('\n')}
 return p === end;
 };`;
-  if (factories.has(body)) return factories.get(body);
-  let factory: ReadFactory | undefined;
+  if (readers.has(body)) return readers.get(body);
+  let read: GeneratedRead | undefined;
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the body holds only numbers: key bytes, counts and tags
-    const make = new Function('rl', 'ri', 'r', 'A', 'dr', body) as (
+    const make = new Function('rl', 'ri', 'r', body) as (
       rl: typeof readLength,
       ri: typeof readInt64,
       r: typeof varintResult,
-      outputs: readonly unknown[],
-      copier: StringCopier,
     ) => GeneratedRead;
-    factory = (outputs, copier) => make(readLength, readInt64, varintResult, outputs, copier);
+    read = make(readLength, readInt64, varintResult);
   } catch {
-    factory = undefined;
+    read = undefined;
   }
-  if (factories.size >= MAX_CACHED_FACTORIES) factories.clear();
-  factories.set(body, factory);
-  return factory;
+  if (readers.size >= MAX_CACHED_READERS) readers.clear();
+  readers.set(body, read);
+  return read;
 }
 
 /** A varint length at `p` (one byte in line, longer through `rl`), within `limit`, into `l`. */
@@ -200,7 +209,10 @@ function intValues(out: string, count: number, packed: boolean, mode: number): s
     ...repeat(count, (index) => [
       ...(packed ? [] : [`if (p >= e || b[p] !== 8) return false;`, `p++;`]),
       `v = b[p];`,
-      `if (v < 128 && p < e) { lo = v; hi = 0; p++; } else { p = ri(b, p, e); if (p < 0) return false; lo = r.low; hi = r.high; }`,
+      // One and two bytes (values below 16384) in line, longer varints through `ri`.
+      `if (v < 128 && p < e) { lo = v; hi = 0; p++; }`,
+      `else if (p + 1 < e && b[p + 1] < 128) { lo = (v & 127) | (b[p + 1] << 7); hi = 0; p += 2; }`,
+      `else { p = ri(b, p, e); if (p < 0) return false; lo = r.low; hi = r.high; }`,
       ...store(index),
     ]),
     `if (p !== e) return false;`,
