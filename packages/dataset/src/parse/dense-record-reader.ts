@@ -3,16 +3,11 @@ import { LITTLE_ENDIAN } from '../wire/value-buffer.js';
 import { readInt64, readLength, varintResult } from '../wire/wire-varint.js';
 import type { Column } from './column.js';
 import { DenseColumn } from './dense-column.js';
+import { BYTES, FLOAT32, generateRead, INT32, INT64, LIST_TAGS, NUMBER } from './generated-reader.js';
+import type { GeneratedRead, LayoutEntry } from './generated-reader.js';
 
 /** How a slot's values are stored: one code per output array type, so each store site sees one type. */
-const INT64 = 0;
-const INT32 = 1;
-const NUMBER = 2;
-const FLOAT32 = 3;
-const BYTES = 4;
 const MODES = { int64: INT64, int32: INT32, number: NUMBER, float32: FLOAT32, string: BYTES } as const;
-/** The `tf.train.Feature` tag of each mode's list: int64_list, float_list, bytes_list. */
-const LIST_TAGS = [0x1a, 0x1a, 0x1a, 0x12, 0x0a];
 /** At most this many packed floats are copied byte by byte rather than through a `subarray`. */
 const SMALL_COPY = 16;
 const EMPTY_WORDS = new Int32Array(0);
@@ -54,6 +49,17 @@ export class DenseRecordReader {
   private lend = false;
   /** Whether a view of the bytes read went into the batch since `bind`. */
   lent = false;
+  /** The reader generated for the last layout learned, and the batch arrays it writes (refilled by `bind`). */
+  private generated: GeneratedRead | undefined;
+  private readonly outputs: unknown[];
+  /** Whether this batch may use the generated reader (see `bind`). */
+  private generate = true;
+  /** Whether the next record the generated reader misses should teach it its layout (once per batch). */
+  private learning = true;
+  /** The entries of the record being read, while learning. */
+  private readonly layout: LayoutEntry[] = [];
+  /** How many records the generated reader took (for tests and profiles). */
+  generatedReads = 0;
 
   private constructor(
     keys: readonly string[],
@@ -73,6 +79,7 @@ export class DenseRecordReader {
     this.numbers = columns.map(() => EMPTY_FLOATS);
     this.floatBytes = columns.map(() => EMPTY_BYTES);
     this.strings = columns.map(() => []);
+    this.outputs = columns.map(() => undefined);
   }
 
   /** A reader for the spec's columns, or undefined unless all are FixedLen (each on its own key). */
@@ -89,8 +96,10 @@ export class DenseRecordReader {
   /**
    * Takes the arrays of the batch the columns just started. `lend`: the bytes the batch is read from
    * are its own (never written again), so byte strings over 1 KiB become views of them, not copies.
+   * `generate`: read records of a learned layout with a generated reader (else with the loop only).
    */
-  bind(lend = false): void {
+  bind(lend = false, generate = true): void {
+    this.generate = generate;
     this.lend = lend;
     this.lent = false;
     this.columns.forEach((column, slot) => {
@@ -102,11 +111,41 @@ export class DenseRecordReader {
       else if (data instanceof Float32Array)
         this.floatBytes[slot] = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
       else this.strings[slot] = data as Uint8Array[];
+      const mode = this.modes[slot]!;
+      this.outputs[slot] =
+        mode === BYTES
+          ? this.strings[slot]
+          : mode === FLOAT32
+            ? this.floatBytes[slot]
+            : mode === NUMBER
+              ? this.numbers[slot]
+              : this.words[slot];
     });
+    this.learning = true;
   }
 
-  /** Reads the Example in `bytes[start, end)` into row `row`; false leaves it to the general parser. */
+  /**
+   * Reads the Example in `bytes[start, end)` into row `row`; false leaves it to the general parser.
+   * Records of the layout learned last go through the reader generated for it; the first record of a
+   * batch that it misses and the loop reads teaches it that record's layout.
+   */
   read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
+    if (!this.generate) return this.loop(bytes, start, end, row, false);
+    const generated = this.generated;
+    if (generated !== undefined && generated(bytes, start, end, row, this.outputs, this)) {
+      this.generatedReads++;
+      return true;
+    }
+    if (!this.learning) return this.loop(bytes, start, end, row, false);
+    this.layout.length = 0;
+    if (!this.loop(bytes, start, end, row, true)) return false;
+    this.learning = false;
+    this.generated = generateRead(this.layout, this.modes, this.elements);
+    return true;
+  }
+
+  /** The general loop over an Example's entries; `learning` records their layout in `layout`. */
+  private loop(bytes: Uint8Array, start: number, end: number, row: number, learning: boolean): boolean {
     // The one-byte lengths are read in line, not through readLength: V8 does not inline its loop, and
     // a call per length measured a third of this path's time (bench/README.md, case c).
     if (start >= end || bytes[start] !== 0x0a) return false;
@@ -151,6 +190,10 @@ export class DenseRecordReader {
       if (slot < 0 || !this.matches(bytes, slot, keyEnd - keyLength, keyEnd))
         slot = this.find(bytes, keyEnd - keyLength, keyEnd, entryIndex);
       entryIndex++;
+      if (learning) {
+        // Whether the values come packed is read below, once the list's length is passed.
+        this.layout.push({ slot, key: bytes.slice(keyEnd - keyLength, keyEnd), packed: false });
+      }
       if (slot >= 0) {
         if (seen[slot] === stamp) return false;
         seen[slot] = stamp;
@@ -165,6 +208,8 @@ export class DenseRecordReader {
           length = varintResult.low;
         }
         if (position + length !== entryEnd) return false;
+        if (learning && position < entryEnd && bytes[position] === 0x0a)
+          this.layout[entryIndex - 1] = { ...this.layout[entryIndex - 1]!, packed: true };
         if (!this.values(bytes, position, entryEnd, slot, mode, row)) return false;
       }
       position = entryEnd;
@@ -214,7 +259,7 @@ export class DenseRecordReader {
    * views of `bytes` when they are lent (a copy and an allocation per image was most of the fused
    * parse of an image file, garbage collection included).
    */
-  private copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
     const length = end - start;
     if (length > MAX_BLOCK_VALUE) {
       if (!this.lend) return bytes.slice(start, end);
