@@ -117,9 +117,9 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
       `expected a package name or a ${kind} plugin definition`,
     );
   }
-  const name = PLUGIN_ALIASES[plugin] ?? plugin;
+  const name = packageNameOf(plugin);
   let module: PluginModule | undefined;
-  const known = KNOWN[name];
+  const known = knownLoader(name);
   if (known !== undefined) {
     module = await known().catch((error: unknown) => {
       if (!isMissingPackage(error, name)) throw error;
@@ -155,7 +155,17 @@ export async function resolvePlugin<Kind extends 'source' | 'sink'>(
  * never fails: the resolve itself reports a package that is missing or broken.
  */
 export async function preloadKnownPlugin(plugin: string): Promise<void> {
-  await KNOWN[PLUGIN_ALIASES[plugin] ?? plugin]?.().catch(() => undefined);
+  await knownLoader(packageNameOf(plugin))?.().catch(() => undefined);
+}
+
+/** The package a plugin name stands for: a short name's package, else the name itself. */
+function packageNameOf(plugin: string): string {
+  return Object.hasOwn(PLUGIN_ALIASES, plugin) ? PLUGIN_ALIASES[plugin]! : plugin;
+}
+
+/** The loader of a `@tfpipe/*` plugin package tfpipe knows (own keys only: `constructor` is no plugin). */
+function knownLoader(name: string): (() => Promise<PluginModule>) | undefined {
+  return Object.hasOwn(KNOWN, name) ? KNOWN[name] : undefined;
 }
 
 /**
