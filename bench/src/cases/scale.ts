@@ -122,29 +122,52 @@ async function shardsDigest(directory: string): Promise<string> {
  * `tfpipe run PIPELINE --workers N --quiet`, a whole process per run under /usr/bin/time: its CPU
  * share goes into the note. After every run the shards' digest is checked against the first side's
  * (the `--workers 1` side runs first and records it): the same bytes for any number of workers.
+ * With `copies: 2`, two such processes start at once, each over the whole input into its own
+ * directory, and a run counts the items of both: what two processes that share nothing (no plan
+ * split, no join, each with its own start and JIT warm-up over a whole input) get out of the
+ * machine, the ceiling a second worker's speed-up is judged against.
  */
-function workersSide(source: Source, workers: number, items: (scale: number) => number): SideDefinition {
+function workersSide(
+  source: Source,
+  workers: number,
+  items: (scale: number) => number,
+  copies = 1,
+): SideDefinition {
+  const name = copies === 1 ? `${source}-${workers}` : `${source}-${workers}x${copies}`;
   return {
-    label: `tfpipe run --workers ${workers} (${SHARDS} shards)`,
+    label:
+      copies === 1
+        ? `tfpipe run --workers ${workers} (${SHARDS} shards)`
+        : `${copies} × tfpipe run --workers ${workers} at once (${SHARDS} shards each)`,
     async run(context) {
-      const out = join(context.workDirectory, `${source}-${workers}`);
-      const file = join(context.workDirectory, `${source}-${workers}.yaml`);
-      await writeFile(file, pipelineFile(source, context.dataDirectory, out));
+      const outs = Array.from({ length: copies }, (_, copy) =>
+        join(context.workDirectory, copies === 1 ? name : `${name}-${copy}`),
+      );
+      const files = outs.map((out) => `${out}.yaml`);
+      for (const [copy, out] of outs.entries())
+        await writeFile(files[copy]!, pipelineFile(source, context.dataDirectory, out));
       const reference = join(context.dataDirectory, `${source}.digest`);
       const cpu: string[] = [];
       const result = await timeRuns(
         context.repeats,
-        items(context.scale),
+        items(context.scale) * copies,
         async () => {
-          cpu.push(await timedProcess([TFPIPE_BIN, 'run', file, '--workers', String(workers), '--quiet']));
-          const digest = await shardsDigest(out);
-          const expected = await readFile(reference, 'utf8').catch(() => undefined);
-          if (expected === undefined) await writeFile(reference, digest);
-          else if (expected !== digest)
-            throw new Error(`${source} --workers ${workers}: other bytes (${digest}, expected ${expected})`);
+          const runs = await Promise.all(
+            files.map((file) =>
+              timedProcess([TFPIPE_BIN, 'run', file, '--workers', String(workers), '--quiet']),
+            ),
+          );
+          cpu.push(runs.join(' + '));
+          for (const out of outs) {
+            const digest = await shardsDigest(out);
+            const expected = await readFile(reference, 'utf8').catch(() => undefined);
+            if (expected === undefined) await writeFile(reference, digest);
+            else if (expected !== digest)
+              throw new Error(`${source} ${name}: other bytes (${digest}, expected ${expected})`);
+          }
         },
-        `CPU (% user s sys s [per process, CPU s of main thread/V8 threads/libuv pool/others; P the parent, W a worker from its start to its end]) per run: ${'{cpu}'}; shards checked equal to --workers 1`,
-        () => rm(out, { recursive: true, force: true }),
+        `CPU (% user s sys s [per process, CPU s of main thread/V8 threads/libuv pool/others; P the parent, W a worker from its start to its end]${copies === 1 ? '' : `, the ${copies} processes joined by +`}) per run: ${'{cpu}'}; shards checked equal to --workers 1`,
+        () => Promise.all(outs.map((out) => rm(out, { recursive: true, force: true }))),
       );
       return { ...result, note: result.note!.replace('{cpu}', cpu.join(', ')) };
     },
@@ -178,10 +201,17 @@ export const scaleCase: BenchCase = {
     'parquet-2': workersSide('parquet', 2, parquetRows),
     'images-1': workersSide('images', 1, images),
     'images-2': workersSide('images', 2, images),
+    'csv-1x2': workersSide('csv', 1, csvRows, 2),
+    'parquet-1x2': workersSide('parquet', 1, parquetRows, 2),
+    'images-1x2': workersSide('images', 1, images, 2),
   },
   comparisons: [
     { ours: 'csv-2', baseline: 'csv-1', target: 1.5 },
     { ours: 'parquet-2', baseline: 'parquet-1', target: 1.5 },
     { ours: 'images-2', baseline: 'images-1' },
+    // The ceiling: two processes sharing nothing; a --workers 2 ratio above it is not to be had here.
+    { ours: 'csv-1x2', baseline: 'csv-1' },
+    { ours: 'parquet-1x2', baseline: 'parquet-1' },
+    { ours: 'images-1x2', baseline: 'images-1' },
   ],
 };
