@@ -8,6 +8,7 @@ import { CsvBytePath, DEFAULT_CHUNK_BYTES, byteParsable } from './csv-byte-path.
 import { CsvRowEncoder, FEATURES_STAGE, completeColumns, csvValueError } from './csv-row-encoder.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import { CsvThreadHelper } from './csv-thread-helper.js';
+import { CsvIndexThread } from './csv-index-thread.js';
 import { READ_CHUNK_BYTES } from './file-input.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
@@ -210,6 +211,8 @@ class FeatureEngine {
   #bytePath: CsvBytePath | undefined;
   /** Converts some of the byte path's chunks on a worker thread, when `threads` allows. */
   #helper: CsvThreadHelper | undefined;
+  /** Finds the records of the byte path's chunks on a worker thread, when `threads` is `'auto'` and the other thread is not used. */
+  #indexer: CsvIndexThread | undefined;
   /** Counts the rows handed to the consumer. */
   counted: { readonly records: number } = { records: 0 };
 
@@ -357,6 +360,15 @@ class FeatureEngine {
             const settings = { options, plan: inference.plan, schema, chunkBytes: this.#chunkBytes };
             this.#helper = new CsvThreadHelper(settings, threads);
           }
+          if (threads === 'auto') {
+            this.#indexer = new CsvIndexThread({
+              delimiter: options.delimiter!.charCodeAt(0),
+              quote: options.quote.charCodeAt(0),
+              fieldCount: inference.plan.header.length,
+              skipEmptyLines: options.skipEmptyLines,
+              chunkBytes: this.#chunkBytes,
+            });
+          }
         }
       }
     }
@@ -388,7 +400,7 @@ class FeatureEngine {
         if (records.length === 0) records = await this.#nextRecords();
         if (records === undefined) {
           // The last file is done: no thread waits idle for another.
-          await this.#helper?.stop();
+          await this.#stopThreads();
           return undefined;
         }
         const out: Out[] = [];
@@ -400,7 +412,7 @@ class FeatureEngine {
       }
     } catch (error) {
       await this.#bytePath?.close();
-      await this.#helper?.stop();
+      await this.#stopThreads();
       throw error;
     }
   }
@@ -410,7 +422,7 @@ class FeatureEngine {
     const bytePath = this.#bytePath;
     if (bytePath === undefined) return this.#reader.next();
     const batch = await this.#reader.nextWithHandOff();
-    if (batch?.remainder !== undefined) bytePath.start(batch.remainder, this.#helper);
+    if (batch?.remainder !== undefined) bytePath.start(batch.remainder, this.#helper, this.#indexer);
     return batch?.records;
   }
 
@@ -439,9 +451,14 @@ class FeatureEngine {
     }
   }
 
+  async #stopThreads(): Promise<void> {
+    await this.#helper?.stop();
+    await this.#indexer?.stop();
+  }
+
   async cancel(): Promise<void> {
     await this.#bytePath?.close();
-    await this.#helper?.stop();
+    await this.#stopThreads();
     await this.#reader.cancel();
   }
 
