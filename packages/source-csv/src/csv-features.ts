@@ -63,8 +63,11 @@ export interface CsvFeaturesOptions extends CsvSourceOptions {
    * (a record running over its end, a record error, an encoding problem) is converted again on the
    * calling thread, so the Examples, positions, errors and skipped records are the same as with `1`.
    * `'auto'` uses the thread for files with at least 4 MiB left after the sample when a core is to
-   * spare (four or more cores, and the last minute's load average below their number less one).
-   * Streams and FIFOs always use the calling thread. A thread that fails while it converts a chunk
+   * spare (four or more cores, and the last minute's load average below their number less one);
+   * otherwise, for such files while the load average is below the number of cores, a worker thread
+   * only finds the records and cells of each chunk (the index thread) and the calling thread
+   * converts them: the same Examples, positions and errors again.
+   * Streams and FIFOs always use the calling thread. A thread that fails while it holds a chunk
    * is a fatal `INTERNAL` error; chunks it had not started are converted on the calling thread.
    * @default 'auto'
    */

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { availableParallelism, loadavg } from 'node:os';
 import type { ThreadWorker } from '@tfpipe/core/internal';
 import { indexRecords, recordStride } from './csv-record-index.js';
 import type { CsvRemainder } from './csv-record-reader.js';
@@ -48,17 +49,37 @@ export function setCsvIndexThreadStarter(start: StartWorker | undefined): void {
   starter = start ?? startWorker;
 }
 
+/**
+ * `threads: 'auto'`'s choice of the index thread for a file with `left` bytes still to convert (when
+ * the converting thread is not used): at least 4 MiB, and the last minute's load average below the
+ * number of cores. The thread moves work off the calling thread but adds some (its start, the
+ * messages): where every core is busy, that extra work only slows the run.
+ */
+export function autoWantsIndexThread(
+  left: number,
+  cores = availableParallelism(),
+  load = loadavg()[0]!,
+): boolean {
+  return left >= testing.minBytes && (testing.ignoreLoad || load < cores);
+}
+
 /** What the tests change: the bytes a file must have left, and whether the first chunk waits for the thread to load. */
 export interface CsvIndexThreadTesting {
   readonly minBytes: number;
   readonly waitForLoad: boolean;
+  /** The thread whatever the machine's load. */
+  readonly ignoreLoad: boolean;
 }
-const DEFAULT_TESTING: CsvIndexThreadTesting = { minBytes: THREAD_MIN_BYTES, waitForLoad: false };
+const DEFAULT_TESTING: CsvIndexThreadTesting = {
+  minBytes: THREAD_MIN_BYTES,
+  waitForLoad: false,
+  ignoreLoad: false,
+};
 let testing = DEFAULT_TESTING;
 
 /**
- * Test seam (`undefined`: the defaults, 4 MiB and no wait): small files use the index thread, and it
- * indexes every chunk from the first. Internal.
+ * Test seam (`undefined`: the defaults, 4 MiB, no wait, the load asked): small files use the index
+ * thread, it indexes every chunk from the first, and the machine's load does not matter. Internal.
  */
 export function setCsvIndexThreadTesting(settings: CsvIndexThreadTesting | undefined): void {
   testing = settings ?? DEFAULT_TESTING;
@@ -101,12 +122,9 @@ export class CsvIndexThread {
     this.#indexInts = Math.max(stride, Math.min(MAX_INDEX_INTS, settings.chunkBytes));
   }
 
-  /**
-   * Whether the thread indexes the rest of this file: when at least 4 MiB are left (below that,
-   * starting the thread costs more than it saves). Starts the thread.
-   */
+  /** Whether the thread indexes the rest of this file ({@link autoWantsIndexThread}). Starts the thread. */
   wants(remainder: CsvRemainder): boolean {
-    if (!this.#thread.available || remainder.input.size - remainder.byteOffset < testing.minBytes) {
+    if (!this.#thread.available || !autoWantsIndexThread(remainder.input.size - remainder.byteOffset)) {
       return false;
     }
     this.#thread.start();

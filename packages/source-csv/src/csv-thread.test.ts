@@ -9,7 +9,11 @@ import { withTempDir, writeTemp } from './__fixtures__/test-support.js';
 import { csvToExamples } from './csv-features.js';
 import type { CsvFeaturesOptions } from './csv-features.js';
 import { autoWantsThread, setCsvThreadStarter } from './csv-thread-helper.js';
-import { setCsvIndexThreadStarter, setCsvIndexThreadTesting } from './csv-index-thread.js';
+import {
+  autoWantsIndexThread,
+  setCsvIndexThreadStarter,
+  setCsvIndexThreadTesting,
+} from './csv-index-thread.js';
 
 // The thread runs the package's built module (dist/csv-thread.js): the package's tests build first.
 
@@ -202,6 +206,7 @@ afterEach(() => {
   setCsvIndexThreadStarter(undefined);
   setCsvIndexThreadTesting(undefined);
   machine.cores = 8;
+  machine.load = 0;
 });
 
 describe('threads: 2 gives what one thread gives', () => {
@@ -420,7 +425,7 @@ describe("threads 'auto' on two cores: the index thread gives what one thread gi
   beforeEach(() => {
     machine.cores = 2;
     // Small files use it too, and it indexes every chunk from the first.
-    setCsvIndexThreadTesting({ minBytes: 0, waitForLoad: true });
+    setCsvIndexThreadTesting({ minBytes: 0, waitForLoad: true, ignoreLoad: true });
   });
 
   test('BOM, CRLF, quoted newlines, empty lines and multi-byte UTF-8 at every kind of chunk start', async () => {
@@ -512,10 +517,24 @@ describe("threads 'auto' on two cores: the index thread gives what one thread gi
   });
 });
 
+test("threads 'auto' wants the index thread for 4 MiB left and a load average below the cores", () => {
+  const MiB = 1024 * 1024;
+  expect(autoWantsIndexThread(4 * MiB, 2, 0)).toBe(true);
+  expect(autoWantsIndexThread(70 * MiB, 2, 1.9)).toBe(true);
+  expect(autoWantsIndexThread(4 * MiB - 1, 2, 0)).toBe(false);
+  expect(autoWantsIndexThread(70 * MiB, 2, 2)).toBe(false);
+  expect(autoWantsIndexThread(70 * MiB, 2, 11)).toBe(false);
+  // Without arguments it asks the machine: here the mocked eight idle cores.
+  expect(autoWantsIndexThread(5 * MiB)).toBe(true);
+  machine.load = 8;
+  expect(autoWantsIndexThread(5 * MiB)).toBe(false);
+  machine.load = 0;
+});
+
 describe('an index thread that dies', () => {
   test('is a fatal INTERNAL TfpipeError naming the file and byte offset, never a hang', async () => {
     machine.cores = 2;
-    setCsvIndexThreadTesting({ minBytes: 0, waitForLoad: true });
+    setCsvIndexThreadTesting({ minBytes: 0, waitForLoad: true, ignoreLoad: true });
     // Says it has loaded, answers two chunks from the real source, then exits on the third.
     setCsvIndexThreadStarter((source) => {
       const worker = new Worker(source, { eval: true });
