@@ -1,22 +1,23 @@
 import { isUtf8 } from 'node:buffer';
 import { TfpipeError } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
-import { ByteRange, EncodedExample, NumberCell } from '@tfpipe/core/internal';
+import { ByteRange, EncodedExample, NumberCell, copyBytes } from '@tfpipe/core/internal';
 import type { Positioned, RecordErrorPolicy } from '@tfpipe/core/plugin';
 import type { ColumnPlan } from './column-plan.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import type { CsvRemainder } from './csv-record-reader.js';
 import type { CompleteColumn, CsvRowEncoder } from './csv-row-encoder.js';
 import type { ResolvedCsvSourceOptions } from './csv-source-options.js';
-import type { CsvChunkJob, CsvChunkReply, CsvThreadHelper } from './csv-thread-helper.js';
+import type { CsvChunkJob, CsvThreadHelper } from './csv-thread-helper.js';
 import { CellValueError } from './csv-values.js';
 import { READ_CHUNK_BYTES } from './file-input.js';
+import { indexRecords, recordStride } from './csv-record-index.js';
+import type { CsvIndexThread, IndexedChunk } from './csv-index-thread.js';
 
 /** The default of `chunkBytes`: the byte path's step. */
 export const DEFAULT_CHUNK_BYTES = 256 * 1024;
 
 const LF = 0x0a;
-const CR = 0x0d;
 /** Cell kinds read straight from bytes; the rest are decoded and converted as text. */
 const TEXT = 0;
 const INT64 = 1;
@@ -27,8 +28,12 @@ const AS_TEXT = Symbol('as text');
 /** Exact powers of ten: a ≤ 15-digit integer times or over one of them rounds once (Clinger's fast path). */
 const POWERS = Array.from({ length: 23 }, (_, index) => 10 ** index);
 const text = new TextDecoder();
+/** Ints of the record index the calling thread fills (a quarter MiB; at least one record). */
+const INDEX_INTS = 64 * 1024;
 /** Chunks read ahead of the one being converted when a thread helps: the ones it may take. */
 const LOOKAHEAD_CHUNKS = 4;
+/** Chunks read ahead when the index thread helps: it indexes them while this thread converts. */
+const INDEX_LOOKAHEAD_CHUNKS = 3;
 
 /** A chunk read, waiting for its turn; `job` is the thread's conversion of it, if it took it. */
 interface QueuedChunk {
@@ -37,6 +42,8 @@ interface QueuedChunk {
   /** Byte offset of its first byte in the file. */
   readonly offset: number;
   job: CsvChunkJob | undefined;
+  /** The index thread's record index of it, if it took it. */
+  indexed: Promise<IndexedChunk> | undefined;
 }
 
 /** What {@link CsvBytePath.convertDetached} found in one chunk converted on its own. */
@@ -91,6 +98,9 @@ export class CsvBytePath {
   readonly #ranges: (ByteRange | undefined)[];
   /** Per kept column, the holder its float cells are given to the encoder in (reused row after row), else undefined. */
   readonly #numbers: (NumberCell | undefined)[];
+  /** Ints per record in a record index, and the index this thread fills (reused chunk after chunk). */
+  readonly #stride: number;
+  readonly #index: Int32Array;
   /** Records converted from bytes (the text path's are not counted). */
   records = 0;
   /** Chunks whose Examples a worker thread made (`threads`). */
@@ -111,6 +121,8 @@ export class CsvBytePath {
   #text: { reader: CsvRecordReader; byteOffset: number; fed: number } | undefined;
   /** Converts some chunks on a worker thread (set per file by {@link start}). */
   #helper: CsvThreadHelper | undefined;
+  /** Indexes the chunks on a worker thread (set per file by {@link start}); they are read into shared memory. */
+  #indexer: CsvIndexThread | undefined;
   /** Chunks read and not yet converted, in file order (with a helper). */
   #queue: QueuedChunk[] = [];
   /** The file offset of the next chunk to read, and whether the final one is read. */
@@ -145,6 +157,8 @@ export class CsvBytePath {
     this.#ranges = Array.from(this.#kinds, (kind) => (kind === BYTES ? new ByteRange() : undefined));
     // A float stored into the cells array would be a new heap number per cell: the holder's field is not.
     this.#numbers = Array.from(this.#kinds, (kind) => (kind === FLOAT ? new NumberCell() : undefined));
+    this.#stride = recordStride(this.#fieldCount);
+    this.#index = new Int32Array(Math.max(INDEX_INTS, this.#stride));
   }
 
   /** Bytes read from the files' rest handed over. */
@@ -161,8 +175,9 @@ export class CsvBytePath {
    * Takes over the rest of a file.
    * @param helper - a worker thread that may convert some of its chunks (if it wants this file)
    */
-  start(remainder: CsvRemainder, helper?: CsvThreadHelper): void {
+  start(remainder: CsvRemainder, helper?: CsvThreadHelper, indexer?: CsvIndexThread): void {
     this.#helper = helper?.wants(remainder) === true ? helper : undefined;
+    this.#indexer = this.#helper === undefined && indexer?.wants(remainder) === true ? indexer : undefined;
     this.#queue = [];
     this.#readOffset = remainder.byteOffset;
     this.#readAll = false;
@@ -184,7 +199,11 @@ export class CsvBytePath {
         const chunk = await this.#take();
         if (chunk.final) this.#done = true;
         const examples =
-          chunk.job === undefined ? this.#convert(chunk.bytes, chunk.final) : await this.#adopt(chunk);
+          chunk.job !== undefined
+            ? await this.#adopt(chunk)
+            : chunk.indexed !== undefined
+              ? await this.#convertIndexed(chunk)
+              : this.#convert(chunk.bytes, chunk.final);
         if (examples.length > 0) return examples;
       }
       this.#input = undefined;
@@ -201,11 +220,14 @@ export class CsvBytePath {
    */
   async #take(): Promise<QueuedChunk> {
     const helper = this.#helper;
+    const indexer = this.#indexer;
     const queue = this.#queue;
-    const lookahead = helper === undefined ? 1 : LOOKAHEAD_CHUNKS;
+    const lookahead =
+      helper !== undefined ? LOOKAHEAD_CHUNKS : indexer !== undefined ? INDEX_LOOKAHEAD_CHUNKS : 1;
+    await indexer?.loaded();
     while (queue.length < lookahead && !this.#readAll) {
-      const { bytes, final } = await this.#nextChunk();
-      queue.push({ bytes, final, offset: this.#readOffset, job: undefined });
+      const { bytes, final } = await this.#nextChunk(indexer !== undefined);
+      queue.push({ bytes, final, offset: this.#readOffset, job: undefined, indexed: indexer?.index(bytes) });
       this.#readOffset += bytes.length;
       if (final) this.#readAll = true;
     }
@@ -232,18 +254,7 @@ export class CsvBytePath {
    * @throws TfpipeError `INTERNAL` when the thread failed or exited
    */
   async #adopt(chunk: QueuedChunk): Promise<Positioned<Example>[]> {
-    let reply: CsvChunkReply;
-    try {
-      reply = await chunk.job!.reply;
-    } catch (error) {
-      throw new TfpipeError('INTERNAL', 'the CSV thread failed', {
-        stage: 'csvToExamples',
-        fatal: true,
-        position: { file: this.#file, byteOffset: chunk.offset },
-        reason: error instanceof Error ? error.message : String(error),
-        cause: error,
-      });
-    }
+    const reply = await this.#answer(chunk.job!.reply, 'CSV', chunk);
     if (!reply.complete || this.#text !== undefined || this.#offset !== chunk.offset) {
       return this.#convert(chunk.bytes, chunk.final);
     }
@@ -267,6 +278,37 @@ export class CsvBytePath {
     this.records += reply.records;
     this.threadChunks++;
     return examples;
+  }
+
+  /**
+   * A thread's answer about `chunk`.
+   * @throws TfpipeError `INTERNAL` (fatal, at the chunk's byte offset) when the `thread` failed or exited
+   */
+  async #answer<Reply>(reply: Promise<Reply>, thread: string, chunk: QueuedChunk): Promise<Reply> {
+    try {
+      return await reply;
+    } catch (error) {
+      throw new TfpipeError('INTERNAL', `the ${thread} thread failed`, {
+        stage: 'csvToExamples',
+        fatal: true,
+        position: { file: this.#file, byteOffset: chunk.offset },
+        reason: error instanceof Error ? error.message : String(error),
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * Converts a chunk with the index thread's record index of it.
+   * @throws TfpipeError `INTERNAL` when the thread failed or exited
+   */
+  async #convertIndexed(chunk: QueuedChunk): Promise<Positioned<Example>[]> {
+    const indexed = await this.#answer(chunk.indexed!, 'CSV index', chunk);
+    try {
+      return this.#convert(chunk.bytes, chunk.final, indexed);
+    } finally {
+      this.#indexer?.release(indexed);
+    }
   }
 
   /**
@@ -300,8 +342,11 @@ export class CsvBytePath {
     await input?.close();
   }
 
-  /** Reads about `chunkBytes` and cuts them after the last newline (the rest waits for the next chunk). */
-  async #nextChunk(): Promise<{ bytes: Uint8Array; final: boolean }> {
+  /**
+   * Reads about `chunkBytes` and cuts them after the last newline (the rest waits for the next chunk).
+   * @param shared - the chunk is copied into shared memory (for the index thread)
+   */
+  async #nextChunk(shared: boolean): Promise<{ bytes: Uint8Array; final: boolean }> {
     const pieces = [this.#carry];
     let total = this.#carry.length;
     while (!this.#eof && total < this.#chunkBytes) {
@@ -328,12 +373,16 @@ export class CsvBytePath {
         }
       }
     }
-    const bytes = pieces.length === 1 && cut === total ? pieces[0]! : new Uint8Array(cut);
+    const bytes = shared
+      ? new Uint8Array(new SharedArrayBuffer(cut))
+      : pieces.length === 1 && cut === total
+        ? pieces[0]!
+        : new Uint8Array(cut);
     const carry = new Uint8Array(total - cut);
     let offset = 0;
     for (const [index, piece] of pieces.entries()) {
       const into = Math.min(piece.length, Math.max(0, cut - offset));
-      if (into > 0 && bytes !== piece) bytes.set(piece.subarray(0, into), offset);
+      if (into > 0 && bytes !== piece) copyBytes(bytes, piece.subarray(0, into), offset);
       if (into < piece.length) carry.set(piece.subarray(into), offset + into - cut);
       offset += piece.length;
       // Read here and copied whole: the reader may read into it again (fewer fresh buffers to fault in).
@@ -343,19 +392,44 @@ export class CsvBytePath {
     return { bytes, final: this.#eof && carry.length === 0 };
   }
 
-  /** Converts one chunk (whole records, but for the last chunk's end). */
-  #convert(bytes: Uint8Array, final: boolean): Positioned<Example>[] {
+  /**
+   * Converts one chunk (whole records, but for the last chunk's end).
+   * @param indexed - the chunk's record index from the index thread, else this thread indexes it
+   */
+  #convert(bytes: Uint8Array, final: boolean, indexed?: IndexedChunk): Positioned<Example>[] {
     const examples: Positioned<Example>[] = [];
     if (this.#text !== undefined) return this.#byText(bytes, final, examples);
     // The text path finds the invalid byte and words the error.
-    if (!isUtf8(bytes)) return this.#byText(bytes, final, examples);
+    if (!(indexed?.utf8 ?? isUtf8(bytes))) return this.#byText(bytes, final, examples);
     let position = 0;
-    while (position < bytes.length) {
-      const next = this.#record(bytes, position, examples);
-      if (next < 0) return this.#byText(bytes.subarray(position), final, examples);
-      position = next;
+    let index = indexed?.index ?? this.#index;
+    let count = indexed?.count ?? this.#indexFrom(bytes, 0);
+    const stride = this.#stride;
+    for (;;) {
+      for (let record = 0, at = 0; record < count; record++, at += stride) {
+        const next = this.#recordAt(bytes, index, at, examples);
+        if (next < 0) return this.#byText(bytes.subarray(position), final, examples);
+        position = next;
+      }
+      if (position >= bytes.length) return examples;
+      index = this.#index;
+      count = this.#indexFrom(bytes, position);
+      // Not a plain record (or no newline before the chunk's end): the text path takes it.
+      if (count === 0) return this.#byText(bytes.subarray(position), final, examples);
     }
-    return examples;
+  }
+
+  /** Indexes the plain records of `bytes` from `from` into the reused {@link #index}; returns their count. */
+  #indexFrom(bytes: Uint8Array, from: number): number {
+    return indexRecords(
+      bytes,
+      from,
+      this.#delimiter,
+      this.#quote,
+      this.#fieldCount,
+      this.#skipEmptyLines,
+      this.#index,
+    );
   }
 
   /** Converts `bytes` on the text path (from a record's start), appending to `examples`. */
@@ -387,103 +461,58 @@ export class CsvBytePath {
   }
 
   /**
-   * Converts the record at `start` and returns where the next one starts, or -1 when the text path
-   * must take it (something other than plain RFC 4180 with the right field count, or a cell that does
-   * not convert, or no newline before the chunk's end).
+   * Converts the record at `at` of `index` (see {@link indexRecords}) and returns where the next one
+   * starts, or -1 when the text path must take it (a cell that does not convert, or a record longer
+   * than `maxRecordLength`).
    */
-  #record(bytes: Uint8Array, start: number, examples: Positioned<Example>[]): number {
-    const length = bytes.length;
-    const delimiter = this.#delimiter;
-    const quote = this.#quote;
-    const first = bytes[start]!;
-    if (first === LF) {
-      if (!this.#skipEmptyLines) return -1;
+  #recordAt(bytes: Uint8Array, index: Int32Array, at: number, examples: Positioned<Example>[]): number {
+    const start = index[at]!;
+    const end = index[at + 1]!;
+    const lines = index[at + 2]!;
+    if (lines < 0) {
+      // An empty line, skipped.
       this.#line++;
       this.#offset++;
-      return start + 1;
+      return end;
     }
-    if (first === CR) return -1;
+    const quote = this.#quote;
     const slots = this.#slots;
     const kinds = this.#kinds;
     const cells = this.#cells;
     const ranges = this.#ranges;
     const numbers = this.#numbers;
     const fieldCount = this.#fieldCount;
-    let position = start;
-    let field = 0;
-    let lines = 0;
-    let end = -1;
-    while (end < 0) {
-      if (field >= fieldCount) return -1;
-      let from: number;
-      let to: number;
-      let escaped = false;
-      if (bytes[position] === quote) {
-        from = position + 1;
-        // One pass finds the closing quote and counts the newlines before it: for the short quoted
-        // cells of most files, a call to indexOf per cell and a second loop cost more.
-        let index = from;
-        for (;;) {
-          if (index >= length) return -1;
-          const byte = bytes[index]!;
-          if (byte === quote) {
-            if (index + 1 >= length) return -1;
-            if (bytes[index + 1] !== quote) break;
-            escaped = true;
-            index += 2;
-            continue;
-          }
-          if (byte === LF) lines++;
-          index++;
-        }
-        to = index;
-        position = to + 1;
-        const next = bytes[position];
-        if (next === delimiter) position++;
-        else if (next === LF) end = position + 1;
-        else if (next === CR && bytes[position + 1] === LF) end = position + 2;
-        else return -1;
-      } else {
-        from = position;
-        let index = position;
-        let byte = 0;
-        while (index < length && (byte = bytes[index]!) !== delimiter && byte !== LF) index++;
-        if (index === length) return -1;
-        if (byte === delimiter) {
-          to = index;
-          position = index + 1;
-        } else {
-          to = index > from && bytes[index - 1] === CR ? index - 1 : index;
-          end = index + 1;
-        }
-      }
+    let cursor = at + 3;
+    for (let field = 0; field < fieldCount; field++, cursor += 2) {
       const slot = slots[field]!;
-      if (slot >= 0) {
-        const kind = kinds[slot]!;
-        let value: unknown = AS_TEXT;
-        if (to === from || escaped) {
-          // Empty and escaped cells go by their text.
-        } else if (kind === INT64) value = readInt(bytes, from, to);
-        else if (kind === FLOAT) {
-          const number = numbers[slot]!;
-          if (readFloat(bytes, from, to, number)) value = number;
-        } else if (kind === BYTES) value = ranges[slot]!.set(bytes, from, to);
-        // By its type: an equality test of a number, a view or the symbol runs V8's generic comparison.
-        if (typeof value === 'symbol') {
-          let cell = to === from ? '' : text.decode(bytes.subarray(from, to));
-          if (escaped) cell = cell.replaceAll(String.fromCharCode(quote, quote), String.fromCharCode(quote));
-          try {
-            value = this.#encoder.converters[slot]!(cell);
-          } catch (error) {
-            if (error instanceof CellValueError) return -1;
-            throw error;
-          }
+      if (slot < 0) continue;
+      const from = index[cursor]!;
+      const stored = index[cursor + 1]!;
+      const escaped = stored < 0;
+      const to = escaped ? ~stored : stored;
+      const kind = kinds[slot]!;
+      let value: unknown = AS_TEXT;
+      if (to === from || escaped) {
+        // Empty and escaped cells go by their text.
+      } else if (kind === INT64) value = readInt(bytes, from, to);
+      else if (kind === FLOAT) {
+        const number = numbers[slot]!;
+        if (readFloat(bytes, from, to, number)) value = number;
+      } else if (kind === BYTES) value = ranges[slot]!.set(bytes, from, to);
+      // By its type: an equality test of a number, a view or the symbol runs V8's generic comparison.
+      if (typeof value === 'symbol') {
+        let cell = to === from ? '' : text.decode(bytes.subarray(from, to));
+        if (escaped) cell = cell.replaceAll(String.fromCharCode(quote, quote), String.fromCharCode(quote));
+        try {
+          value = this.#encoder.converters[slot]!(cell);
+        } catch (error) {
+          if (error instanceof CellValueError) return -1;
+          throw error;
         }
-        cells[slot] = value;
       }
-      field++;
+      cells[slot] = value;
     }
-    if (field !== fieldCount || end - start > this.#maxRecordLength) return -1;
+    if (end - start > this.#maxRecordLength) return -1;
     const line = this.#line;
     const row = this.#row;
     const example = this.#encoder.encodeCells(cells, { file: this.#file, line, row }, this.#policy);

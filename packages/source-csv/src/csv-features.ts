@@ -8,6 +8,7 @@ import { CsvBytePath, DEFAULT_CHUNK_BYTES, byteParsable } from './csv-byte-path.
 import { CsvRowEncoder, FEATURES_STAGE, completeColumns, csvValueError } from './csv-row-encoder.js';
 import { CsvRecordReader } from './csv-record-reader.js';
 import { CsvThreadHelper } from './csv-thread-helper.js';
+import { CsvIndexThread } from './csv-index-thread.js';
 import { READ_CHUNK_BYTES } from './file-input.js';
 import type { CsvRecord } from './csv-record-reader.js';
 import type { CsvMissing, CsvSchema, CsvSchemaInput } from './csv-schema.js';
@@ -62,8 +63,11 @@ export interface CsvFeaturesOptions extends CsvSourceOptions {
    * (a record running over its end, a record error, an encoding problem) is converted again on the
    * calling thread, so the Examples, positions, errors and skipped records are the same as with `1`.
    * `'auto'` uses the thread for files with at least 4 MiB left after the sample when a core is to
-   * spare (four or more cores, and the last minute's load average below their number less one).
-   * Streams and FIFOs always use the calling thread. A thread that fails while it converts a chunk
+   * spare (four or more cores, and the last minute's load average below their number less one);
+   * otherwise, for such files while the load average is below the number of cores, a worker thread
+   * only finds the records and cells of each chunk (the index thread) and the calling thread
+   * converts them: the same Examples, positions and errors again.
+   * Streams and FIFOs always use the calling thread. A thread that fails while it holds a chunk
    * is a fatal `INTERNAL` error; chunks it had not started are converted on the calling thread.
    * @default 'auto'
    */
@@ -210,6 +214,8 @@ class FeatureEngine {
   #bytePath: CsvBytePath | undefined;
   /** Converts some of the byte path's chunks on a worker thread, when `threads` allows. */
   #helper: CsvThreadHelper | undefined;
+  /** Finds the records of the byte path's chunks on a worker thread, when `threads` is `'auto'` and the other thread is not used. */
+  #indexer: CsvIndexThread | undefined;
   /** Counts the rows handed to the consumer. */
   counted: { readonly records: number } = { records: 0 };
 
@@ -357,6 +363,15 @@ class FeatureEngine {
             const settings = { options, plan: inference.plan, schema, chunkBytes: this.#chunkBytes };
             this.#helper = new CsvThreadHelper(settings, threads);
           }
+          if (threads === 'auto') {
+            this.#indexer = new CsvIndexThread({
+              delimiter: options.delimiter!.charCodeAt(0),
+              quote: options.quote.charCodeAt(0),
+              fieldCount: inference.plan.header.length,
+              skipEmptyLines: options.skipEmptyLines,
+              chunkBytes: this.#chunkBytes,
+            });
+          }
         }
       }
     }
@@ -388,7 +403,7 @@ class FeatureEngine {
         if (records.length === 0) records = await this.#nextRecords();
         if (records === undefined) {
           // The last file is done: no thread waits idle for another.
-          await this.#helper?.stop();
+          await this.#stopThreads();
           return undefined;
         }
         const out: Out[] = [];
@@ -400,7 +415,7 @@ class FeatureEngine {
       }
     } catch (error) {
       await this.#bytePath?.close();
-      await this.#helper?.stop();
+      await this.#stopThreads();
       throw error;
     }
   }
@@ -410,7 +425,7 @@ class FeatureEngine {
     const bytePath = this.#bytePath;
     if (bytePath === undefined) return this.#reader.next();
     const batch = await this.#reader.nextWithHandOff();
-    if (batch?.remainder !== undefined) bytePath.start(batch.remainder, this.#helper);
+    if (batch?.remainder !== undefined) bytePath.start(batch.remainder, this.#helper, this.#indexer);
     return batch?.records;
   }
 
@@ -439,9 +454,14 @@ class FeatureEngine {
     }
   }
 
+  async #stopThreads(): Promise<void> {
+    await this.#helper?.stop();
+    await this.#indexer?.stop();
+  }
+
   async cancel(): Promise<void> {
     await this.#bytePath?.close();
-    await this.#helper?.stop();
+    await this.#stopThreads();
     await this.#reader.cancel();
   }
 

@@ -1,6 +1,6 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { RequestThread } from '@tfpipe/core/internal';
+import { LoadingThread } from './loading-thread.js';
 import type { ColumnPlan } from './column-plan.js';
 import type { CsvRemainder } from './csv-record-reader.js';
 import type { CsvSchema } from './csv-schema.js';
@@ -29,8 +29,6 @@ const CLAIM_SLOTS = 16;
 export const UNCLAIMED = 0;
 export const THREAD_CLAIMED = 1;
 const CALLER_CLAIMED = 2;
-/** How long the thread stays alive without work (a next file may follow), milliseconds. */
-const IDLE_EXIT_MS = 5000;
 
 /** What the thread needs to convert chunks as the calling thread's byte path does. */
 export interface CsvThreadSettings {
@@ -115,18 +113,14 @@ export function setCsvThreadStarter(start: StartWorker | undefined): void {
 export class CsvThreadHelper {
   readonly #settings: CsvThreadSettings;
   readonly #threads: 2 | 'auto';
+  readonly #thread: LoadingThread;
   #nextSlot = 0;
-  #thread: RequestThread | undefined;
-  #ready = false;
-  /** Settles once the thread has loaded or is gone. */
-  #loaded: Promise<void> = Promise.resolve();
-  #markLoaded: () => void = () => undefined;
-  /** A thread could not start here: never try again. */
-  #unavailable = false;
 
   constructor(settings: Omit<CsvThreadSettings, 'claims'>, threads: 2 | 'auto') {
-    this.#settings = { ...settings, claims: new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS)) };
+    const ready = { ...settings, claims: new Int32Array(new SharedArrayBuffer(4 * CLAIM_SLOTS)) };
+    this.#settings = ready;
     this.#threads = threads;
+    this.#thread = new LoadingThread('CSV', () => starter(threadUrl(), ready));
   }
 
   /**
@@ -136,11 +130,11 @@ export class CsvThreadHelper {
    * the thread's extra work only slows the run, and on two cores it measured slower. Starts the thread.
    */
   wants(remainder: CsvRemainder): boolean {
-    if (this.#unavailable) return false;
+    if (!this.#thread.available) return false;
     if (this.#threads === 'auto' && !autoWantsThread(remainder.input.size - remainder.byteOffset))
       return false;
-    this.#start();
-    return !this.#unavailable;
+    this.#thread.start();
+    return this.#thread.available;
   }
 
   /**
@@ -148,19 +142,12 @@ export class CsvThreadHelper {
    * the first chunks on; with `'auto'` the calling thread goes on meanwhile.
    */
   async loaded(): Promise<void> {
-    if (this.#threads !== 2 || this.#ready) return;
-    // The thread does not hold the process open while it loads: this wait must.
-    const hold = setInterval(() => undefined, 60_000);
-    try {
-      await this.#loaded;
-    } finally {
-      clearInterval(hold);
-    }
+    if (this.#threads === 2) await this.#thread.loaded();
   }
 
   /** Chunks given to the thread and not answered yet. */
   get inFlight(): number {
-    return this.#thread?.load ?? 0;
+    return this.#thread.load;
   }
 
   /**
@@ -168,8 +155,8 @@ export class CsvThreadHelper {
    * The promise rejects when the thread fails or exits before it answers.
    */
   convert(bytes: Uint8Array, file: string, byteOffset: number): CsvChunkJob | undefined {
-    const thread = this.#thread;
-    if (!this.#ready || thread === undefined || !thread.running || thread.load >= IN_FLIGHT) return undefined;
+    const thread = this.#thread.thread;
+    if (thread === undefined || thread.load >= IN_FLIGHT) return undefined;
     // Slots are reused in turn; a slot's last chunk was answered long before (at most IN_FLIGHT wait).
     const slot = this.#nextSlot;
     this.#nextSlot = (slot + 1) % CLAIM_SLOTS;
@@ -192,33 +179,8 @@ export class CsvThreadHelper {
     return Atomics.compareExchange(this.#settings.claims, job.slot, UNCLAIMED, CALLER_CLAIMED) === UNCLAIMED;
   }
 
-  #start(): void {
-    if (this.#thread?.running === true) return;
-    this.#ready = false;
-    this.#loaded = new Promise((resolve) => (this.#markLoaded = resolve));
-    try {
-      this.#thread = new RequestThread({
-        start: () => starter(threadUrl(), this.#settings),
-        idleExitMs: IDLE_EXIT_MS,
-        exitMessage: (code) => `the CSV thread exited (code ${code})`,
-        // The thread says it has loaded: from then on chunks go to it.
-        onMessage: () => {
-          this.#ready = true;
-          this.#markLoaded();
-        },
-        onGone: () => this.#markLoaded(),
-      });
-    } catch {
-      this.#unavailable = true;
-      this.#markLoaded();
-    }
-  }
-
   /** Stops the thread; chunks it held reject. */
   async stop(): Promise<void> {
-    const thread = this.#thread;
-    this.#thread = undefined;
-    this.#ready = false;
-    await thread?.stop(new Error('the CSV thread was stopped'));
+    await this.#thread.stop();
   }
 }

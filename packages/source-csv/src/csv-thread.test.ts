@@ -4,11 +4,16 @@ import fc from 'fast-check';
 import { ENCODED } from '@tfpipe/core/internal';
 import { TfpipeError, positionOf, reportOf } from '@tfpipe/core';
 import type { Example } from '@tfpipe/core';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { withTempDir, writeTemp } from './__fixtures__/test-support.js';
 import { csvToExamples } from './csv-features.js';
 import type { CsvFeaturesOptions } from './csv-features.js';
 import { autoWantsThread, setCsvThreadStarter } from './csv-thread-helper.js';
+import {
+  autoWantsIndexThread,
+  setCsvIndexThreadStarter,
+  setCsvIndexThreadTesting,
+} from './csv-index-thread.js';
 
 // The thread runs the package's built module (dist/csv-thread.js): the package's tests build first.
 
@@ -86,13 +91,17 @@ async function convert(path: string, options: Partial<CsvFeaturesOptions>): Prom
   };
 }
 
-/** Converts on one thread and with the worker thread; everything but the thread's share must agree. */
+/**
+ * Converts on one thread and with a worker thread (`threads: 2`, or `'auto'`: the index thread on two
+ * cores); everything but the thread's share must agree.
+ */
 async function expectSameOnTwoThreads(
   path: string,
   options: Partial<CsvFeaturesOptions>,
+  threads: 2 | 'auto' = 2,
 ): Promise<{ one: Outcome; two: Outcome }> {
   const one = await convert(path, { ...options, threads: 1 });
-  const two = await convert(path, { ...options, threads: 2 });
+  const two = await convert(path, { ...options, threads });
   expect(one.threadChunks).toBe(0);
   // Bytes read differ once a run fails: with a thread, chunks are read ahead.
   const { threadChunks: _one, bytes: oneBytes, ...oneRest } = one;
@@ -122,24 +131,88 @@ function chunkStart(bytes: Uint8Array, offset: number): 'record' | 'quoted' | 'e
   return 'record';
 }
 
-afterEach(() => setCsvThreadStarter(undefined));
+/** 300 good rows numbered from `from`. */
+function goodRows(from: number): string {
+  return Array.from({ length: 300 }, (_, index) => `${from + index},1.5,ok,1`).join('\n');
+}
+
+/** Files with a bad value (twice), a ragged row and an open quote among good rows. */
+function errorCases(): Record<'value' | 'ragged' | 'quote', string> {
+  const good = goodRows;
+  return {
+    value: `n,x,s,k\n${good(0)}\nten,2,s,3\n${good(300)}\n1,x,s,1\n${good(600)}\n`,
+    ragged: `n,x,s,k\n${good(0)}\n1,2,3\n${good(300)}\n`,
+    quote: `n,x,s,k\n${good(0)}\n1,2,"open,3\n${good(300)}\n`,
+  };
+}
+
+/**
+ * 240 rows with a BOM, CRLF, quoted CRLFs, `""` escapes, empty lines, lines of a lone CR and
+ * multi-byte UTF-8 (東京, 😀, ü, ã): chunk cuts fall at every kind of place.
+ */
+function mixedCsv(): string {
+  const rows: string[] = [];
+  for (let index = 0; index < 240; index++) {
+    const text =
+      index % 7 === 0
+        ? `"line one\r\nline ""two"", 東京 ${index}"`
+        : index % 5 === 0
+          ? `São Paulo 😀 ${index}`
+          : `"Zürich, ${index}"`;
+    rows.push(`${index - 120},${(index * 0.37).toFixed(2)},${text},${index % 3}`);
+    if (index % 11 === 0) rows.push('');
+    if (index % 13 === 0) rows.push('\r');
+  }
+  return `\uFEFFn,x,s,k\r\n${rows.join('\r\n')}\r\n`;
+}
+
+/** A random row: mostly good cells of every kind (and bad ones), sometimes a ragged row, an empty line, a lone CR or an open quote. */
+function randomRow(): fc.Arbitrary<string> {
+  const int = fc.constantFrom(
+    '12',
+    '-7',
+    '+3',
+    '007',
+    '123456789012345',
+    '"42"',
+    '',
+    'ten',
+    '9007199254740993',
+  );
+  const float = fc.constantFrom('1.5', '-0.0', '.5', '1e5', '2.5E-3', '"7.25"', '', 'inf', 'x');
+  const text = fc.constantFrom(
+    'abc',
+    'São Paulo',
+    '東京',
+    '😀',
+    '"a, b"',
+    '"say ""hi"""',
+    '"two\nlines"',
+    '',
+    '"ab"c',
+  );
+  return fc.oneof(
+    { weight: 20, arbitrary: fc.tuple(int, float, text, int).map((cells) => cells.join(',')) },
+    { weight: 1, arbitrary: fc.constant('1,2,3') },
+    { weight: 1, arbitrary: fc.constant('1,2,3,4,5') },
+    { weight: 1, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.constant('\r') },
+    { weight: 1, arbitrary: fc.constant('1,2,"open,3') },
+  );
+}
+
+afterEach(() => {
+  setCsvThreadStarter(undefined);
+  setCsvIndexThreadStarter(undefined);
+  setCsvIndexThreadTesting(undefined);
+  machine.cores = 8;
+  machine.load = 0;
+});
 
 describe('threads: 2 gives what one thread gives', () => {
   test('BOM, CRLF, quoted newlines, empty lines and multi-byte UTF-8 at every kind of chunk start', async () => {
     await withTempDir(async (directory) => {
-      const rows: string[] = [];
-      for (let index = 0; index < 240; index++) {
-        const text =
-          index % 7 === 0
-            ? `"line one\r\nline ""two"", 東京 ${index}"`
-            : index % 5 === 0
-              ? `São Paulo 😀 ${index}`
-              : `"Zürich, ${index}"`;
-        rows.push(`${index - 120},${(index * 0.37).toFixed(2)},${text},${index % 3}`);
-        if (index % 11 === 0) rows.push('');
-        if (index % 13 === 0) rows.push('\r');
-      }
-      const content = `\uFEFFn,x,s,k\r\n${rows.join('\r\n')}\r\n`;
+      const content = mixedCsv();
       const path = await writeTemp(directory, 'mixed.csv', content);
       // Where each chunk handed to the thread starts (the real thread, its requests observed).
       const starts: number[] = [];
@@ -174,35 +247,7 @@ describe('threads: 2 gives what one thread gives', () => {
   });
 
   test(`random CSV, chunk sizes 16–200: same Examples, positions, skipped errors and failures (${RUNS} cases, seed ${SEED})`, async () => {
-    const int = fc.constantFrom(
-      '12',
-      '-7',
-      '+3',
-      '007',
-      '123456789012345',
-      '"42"',
-      '',
-      'ten',
-      '9007199254740993',
-    );
-    const float = fc.constantFrom('1.5', '-0.0', '.5', '1e5', '2.5E-3', '"7.25"', '', 'inf', 'x');
-    const text = fc.constantFrom(
-      'abc',
-      'São Paulo',
-      '東京',
-      '😀',
-      '"a, b"',
-      '"say ""hi"""',
-      '"two\nlines"',
-      '',
-      '"ab"c',
-    );
-    const row = fc.oneof(
-      { weight: 20, arbitrary: fc.tuple(int, float, text, int).map((cells) => cells.join(',')) },
-      { weight: 1, arbitrary: fc.constant('1,2,3') },
-      { weight: 1, arbitrary: fc.constant('') },
-      { weight: 1, arbitrary: fc.constant('1,2,"open,3') },
-    );
+    const row = randomRow();
     await withTempDir(async (directory) => {
       let threadChunks = 0;
       await fc.assert(
@@ -227,13 +272,7 @@ describe('threads: 2 gives what one thread gives', () => {
 
   test('errors in chunks the thread was given: the same error, position and skipped records', async () => {
     await withTempDir(async (directory) => {
-      const good = (from: number) =>
-        Array.from({ length: 300 }, (_, index) => `${from + index},1.5,ok,1`).join('\n');
-      const cases = {
-        value: `n,x,s,k\n${good(0)}\nten,2,s,3\n${good(300)}\n1,x,s,1\n${good(600)}\n`,
-        ragged: `n,x,s,k\n${good(0)}\n1,2,3\n${good(300)}\n`,
-        quote: `n,x,s,k\n${good(0)}\n1,2,"open,3\n${good(300)}\n`,
-      };
+      const cases = errorCases();
       for (const [name, content] of Object.entries(cases)) {
         const path = await writeTemp(directory, `${name}.csv`, content);
         for (const onError of ['skip', 'fail'] as const) {
@@ -361,6 +400,166 @@ describe('a thread that dies', () => {
       });
       expect((outcome.failure as { message: string }).message).toMatch(
         /CSV thread failed.*exited \(code 7\)/,
+      );
+    });
+  });
+});
+
+/** Starts the real index thread and counts the chunks it is given. */
+function countIndexRequests(): { chunks: number; starts: number } {
+  const seen = { chunks: 0, starts: 0 };
+  setCsvIndexThreadStarter((source) => {
+    seen.starts++;
+    const worker = new Worker(source, { eval: true, name: 'tfpipe csv index' });
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (...message: Parameters<Worker['postMessage']>) => {
+      if ((message[0] as { bytes?: unknown }).bytes !== undefined) seen.chunks++;
+      post(...message);
+    };
+    return worker;
+  });
+  return seen;
+}
+
+describe("threads 'auto' on two cores: the index thread gives what one thread gives", () => {
+  beforeEach(() => {
+    machine.cores = 2;
+    // Small files use it too, and it indexes every chunk from the first.
+    setCsvIndexThreadTesting({ minBytes: 0, waitForLoad: true, ignoreLoad: true });
+  });
+
+  test('BOM, CRLF, quoted newlines, empty lines and multi-byte UTF-8 at every kind of chunk start', async () => {
+    await withTempDir(async (directory) => {
+      const content = mixedCsv();
+      const path = await writeTemp(directory, 'mixed.csv', content);
+      const seen = countIndexRequests();
+      for (const size of CHUNK_SIZES) {
+        for (const skipEmptyLines of [false, true]) {
+          const before = seen.chunks;
+          const { one, two } = await expectSameOnTwoThreads(
+            path,
+            { chunkBytes: size, skipEmptyLines },
+            'auto',
+          );
+          expect(one.failure).toBeUndefined();
+          expect(one.examples).toHaveLength(240);
+          expect(two.byteParsed).toBeGreaterThan(0);
+          // The thread indexed the chunks (the comparison would hold trivially if it indexed none).
+          expect(seen.chunks - before).toBeGreaterThan(2);
+        }
+      }
+    });
+  });
+
+  test(`random CSV, chunk sizes 16–200: same Examples, positions, skipped errors and failures (${RUNS} cases, seed ${SEED})`, async () => {
+    const row = randomRow();
+    await withTempDir(async (directory) => {
+      const seen = countIndexRequests();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(row, { minLength: 30, maxLength: 120 }),
+          fc.constantFrom('\n', '\r\n'),
+          fc.boolean(),
+          fc.boolean(),
+          fc.integer({ min: 16, max: 200 }),
+          fc.constantFrom('skip', 'fail'),
+          async (rows, newline, bom, skipEmptyLines, size, onError) => {
+            const content = `${bom ? '\uFEFF' : ''}n,x,s,k${newline}${rows.join(newline)}${newline}`;
+            const path = await writeTemp(directory, 'random.csv', content);
+            await expectSameOnTwoThreads(path, { chunkBytes: size, onError, skipEmptyLines }, 'auto');
+          },
+        ),
+        { seed: SEED, numRuns: RUNS },
+      );
+      expect(seen.chunks).toBeGreaterThan(RUNS);
+    });
+  }, 120_000);
+
+  test('errors and invalid UTF-8 in indexed chunks: the same error, position and skipped records', async () => {
+    await withTempDir(async (directory) => {
+      const cases = errorCases();
+      const files: [string, Uint8Array | string][] = Object.entries(cases);
+      files.push([
+        'utf8',
+        new Uint8Array([
+          ...Buffer.from(`n,x,s,k\n${goodRows(0)}\n7,2.5,bad`),
+          0xff,
+          ...Buffer.from(`,1\n${goodRows(1)}\n`),
+        ]),
+      ]);
+      const seen = countIndexRequests();
+      for (const [name, content] of files) {
+        const path = await writeTemp(directory, `${name}.csv`, content);
+        for (const onError of ['skip', 'fail'] as const) {
+          const { one } = await expectSameOnTwoThreads(path, { chunkBytes: 256, onError }, 'auto');
+          if (onError === 'fail') expect(one.failure).toMatchObject({ position: { file: path } });
+          else if (name === 'value') expect(one.skipped).toHaveLength(2);
+          if (name === 'utf8')
+            expect(one.failure).toMatchObject({ code: 'CSV_ENCODING', position: { line: 302 } });
+        }
+      }
+      expect(seen.chunks).toBeGreaterThan(20);
+    });
+  });
+
+  test('threads 1 and 2, and a small file without the seam, start no index thread', async () => {
+    await withTempDir(async (directory) => {
+      const path = await writeTemp(directory, 'small.csv', `n,x,s,k\n${'1,2,a,3\n'.repeat(500)}`);
+      const seen = countIndexRequests();
+      await convert(path, { chunkBytes: 64, threads: 1 });
+      // threads: 2 asks for the converting thread, whatever the cores.
+      expect((await convert(path, { chunkBytes: 64, threads: 2 })).examples).toHaveLength(500);
+      expect(seen.starts).toBe(0);
+      setCsvIndexThreadTesting(undefined);
+      expect((await convert(path, { chunkBytes: 64, threads: 'auto' })).examples).toHaveLength(500);
+      expect(seen.starts).toBe(0);
+    });
+  });
+});
+
+test("threads 'auto' wants the index thread for 4 MiB left and a load average below the cores", () => {
+  const MiB = 1024 * 1024;
+  expect(autoWantsIndexThread(4 * MiB, 2, 0)).toBe(true);
+  expect(autoWantsIndexThread(70 * MiB, 2, 1.9)).toBe(true);
+  expect(autoWantsIndexThread(4 * MiB - 1, 2, 0)).toBe(false);
+  expect(autoWantsIndexThread(70 * MiB, 2, 2)).toBe(false);
+  expect(autoWantsIndexThread(70 * MiB, 2, 11)).toBe(false);
+  // Without arguments it asks the machine: here the mocked eight idle cores.
+  expect(autoWantsIndexThread(5 * MiB)).toBe(true);
+  machine.load = 8;
+  expect(autoWantsIndexThread(5 * MiB)).toBe(false);
+  machine.load = 0;
+});
+
+describe('an index thread that dies', () => {
+  test('is a fatal INTERNAL TfpipeError naming the file and byte offset, never a hang', async () => {
+    machine.cores = 2;
+    setCsvIndexThreadTesting({ minBytes: 0, waitForLoad: true, ignoreLoad: true });
+    // Says it has loaded, answers two chunks from the real source, then exits on the third.
+    setCsvIndexThreadStarter((source) => {
+      const worker = new Worker(source, { eval: true });
+      let chunks = 0;
+      const post = worker.postMessage.bind(worker);
+      worker.postMessage = (...message: Parameters<Worker['postMessage']>) => {
+        if (++chunks === 3) {
+          void worker.terminate();
+          return;
+        }
+        post(...message);
+      };
+      return worker;
+    });
+    await withTempDir(async (directory) => {
+      const content = `n,x,s,k\n${Array.from({ length: 2000 }, (_, index) => `${index},1.5,ok,1`).join('\n')}\n`;
+      const path = await writeTemp(directory, 'crash.csv', content);
+      const outcome = await convert(path, { chunkBytes: 256, threads: 'auto', onError: 'fail' });
+      expect(outcome.failure).toMatchObject({
+        code: 'INTERNAL',
+        fatal: true,
+        position: { file: path, byteOffset: expect.any(Number) },
+      });
+      expect((outcome.failure as { message: string }).message).toMatch(
+        /CSV index thread failed.*exited \(code 1\)/,
       );
     });
   });
