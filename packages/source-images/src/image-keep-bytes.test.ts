@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import sharp from 'sharp';
-import { pipeline, reportOf, type Example } from '@tfpipe/core';
+import { pipeline, reportOf, TfpipeError, type Example } from '@tfpipe/core';
 import { readExamples, tfrecordSink } from '@tfpipe/sink-tfrecord';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -112,6 +112,36 @@ describe('keep mode writes each file as it is, whatever the flags', () => {
       await stopImageReaders(); // the next run starts its reader threads afresh
     }
     for (const output of outputs.slice(1)) expect(output.equals(outputs[0]!)).toBe(true);
+  });
+});
+
+describe('reader threads that stop in the middle of a run', () => {
+  it('fail the run with one fatal INTERNAL error naming the next image, also under skip', async () => {
+    const files: string[] = [];
+    for (let index = 0; index < 12; index++)
+      files.push(
+        await put(dir, `images/cat/${String(index).padStart(2, '0')}.jpg`, await photo(40, 30, index)),
+      );
+    const reader = imageSource({
+      folder: path.join(dir, 'images'),
+      concurrency: 4,
+      onError: 'skip',
+    }).getReader();
+    expect((await reader.read()).done).toBe(false);
+    // The reads that the first record's delivery started are queued, not sent yet: they go with the threads.
+    await stopImageReaders();
+    let records = 1;
+    let error: unknown;
+    try {
+      while (!(await reader.read()).done) records++;
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(TfpipeError.is(error)).toBe(true);
+    expect((error as TfpipeError).code).toBe('INTERNAL');
+    expect((error as TfpipeError).fatal).toBe(true);
+    expect((error as TfpipeError).position.file).toBe(files[records]);
+    expect(records).toBeLessThan(files.length);
   });
 });
 
