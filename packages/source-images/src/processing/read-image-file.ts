@@ -195,8 +195,8 @@ class ReaderPool {
     const read = chosen.queue({ path: file, hash, crc, maxBytes });
     if (!this.#flushQueued) {
       this.#flushQueued = true;
-      // After this turn's promise callbacks (process.nextTick runs once the microtask queue is
-      // empty), so that the reads they start share a message.
+      // After this turn's promise callbacks, so that the reads they start share a message: a tick
+      // queued from a promise callback runs once the microtask queue is empty.
       process.nextTick(() => this.#flush());
     }
     return read;
