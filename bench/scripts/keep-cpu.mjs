@@ -4,15 +4,17 @@
 // TREE is a checkout with its packages built; SIDE is `keep` (imageSource with 4 in flight → imageExamples →
 // tfrecordSink, what case e's `original` side runs), `keep-unhashed` (the same with image/key/sha256 off), `raw`
 // (fs.readFile of every file, 4 at once) or `raw-hashed` (the same plus SHA-256); DATA is a folder of class folders of
-// JPEGs like case e's (`prepare` in bench/src/cases/images.ts). Warms up for a second, as the bench does, then times
-// RUNS runs. Prints one JSON line: the median run's wall time, and CPU per image in µs over the timed runs, of the
-// process and by thread: `main`, `startup` (threads there when the script started: V8's platform threads and
-// libuv's pool, which the module loader has started by then), `later` (threads started since: the image reader
-// threads), and the 1-minute load average.
+// JPEGs like case e's, made first (as `prepare` in bench/src/cases/images.ts makes them) if it does not exist. Warms
+// up for a second, as the bench does, then times RUNS runs. Prints one JSON line: the median run's wall time, and CPU
+// per image in µs over the timed runs, of the process and by thread: `main`, `startup` (threads there when the script
+// started: V8's platform threads and libuv's pool, which the module loader has started by then), `later` (threads
+// started since: the image reader threads), and the 1-minute load average.
+import { Buffer } from 'node:buffer';
 import console from 'node:console';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import process from 'node:process';
@@ -31,6 +33,7 @@ const { pipeline } = await load('core/dist/index.js');
 const { tfrecordSink } = await load('sink-tfrecord/dist/index.js');
 const { imageExamples, imageSource } = await load('source-images/dist/index.js');
 
+if (!existsSync(data)) await prepareImages(data);
 const output = join(tmpdir(), `keep-cpu-${process.pid}.tfrecord`);
 const paths = [];
 for (const name of (await readdir(data)).sort())
@@ -63,6 +66,34 @@ const sides = {
 };
 const work = sides[side];
 if (work === undefined) throw new Error(`unknown side ${side}`);
+
+/**
+ * Case e's input, made as its `prepare` makes it (bench/src/cases/images.ts, the same seed): 300 JPEGs of 640×480,
+ * quality 90, in the class folders cat, dog and fox.
+ */
+async function prepareImages(directory) {
+  const sharp = createRequire(join(tree, 'bench', 'package.json'))('sharp');
+  let state = 11;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+  const classes = ['cat', 'dog', 'fox'];
+  for (let index = 0; index < 300; index++) {
+    const folder = join(directory, classes[index % classes.length]);
+    await mkdir(folder, { recursive: true });
+    const pixels = Buffer.alloc(640 * 480 * 3);
+    const shade = Math.floor(next() * 128);
+    for (let offset = 0; offset < pixels.length; offset++)
+      pixels[offset] = (shade + ((offset / 3) % 640) / 5 + Math.floor(next() * 40)) & 0xff;
+    await sharp(pixels, { raw: { width: 640, height: 480, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toFile(join(folder, `${String(index).padStart(4, '0')}.jpg`));
+  }
+}
 
 /** Each live thread's CPU time so far, ns (Linux: /proc/self/task/<tid>/schedstat). */
 function threadTimes() {
