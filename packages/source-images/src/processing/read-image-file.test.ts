@@ -6,7 +6,8 @@ import { resolveImageOptions } from '../image-source-options.js';
 import { readTaskFile } from './read-task-file.js';
 import * as path from 'node:path';
 import { crc32c } from '@tfpipe/sink-tfrecord/internal';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { eachTemporaryDirectory, photo, put } from '../__fixtures__/make-images.js';
 import { FILE_TOO_LARGE, NOT_A_FILE, readImageFileHere } from './read-image-file-here.js';
 import { AdaptiveReads, isSlowRead, SLOW_READ_MS } from './adaptive-reads.js';
@@ -202,6 +203,73 @@ describe('readImageFile (reader threads)', () => {
       expect((failure as NodeJS.ErrnoException).code).toBeUndefined();
     }
     expect((await readImageFile(made[2]!, true)).sha256).toBe(sha256(Buffer.from('abc')));
+  });
+
+  it('rejects reads already sent to a thread when the threads stop, as well as reads not sent yet', async () => {
+    const made = await files();
+    const outcome = (read: Promise<ImageFile>): Promise<unknown> =>
+      read.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    // Sent: the requests go out once this turn's callbacks are done.
+    const sent = made.map((file) => outcome(readImageFile(file, true)));
+    await new Promise((resolve) => setImmediate(resolve));
+    await stopImageReaders();
+    // Queued: the threads stop in the same turn, before the reads go out.
+    const queued = made.map((file) => outcome(readImageFile(file, true)));
+    await stopImageReaders();
+    const failures = (await Promise.all([...sent, ...queued])).filter((error) => error !== undefined);
+    expect(failures.length).toBeGreaterThan(made.length);
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(Error);
+      expect((failure as NodeJS.ErrnoException).code).toBeUndefined();
+    }
+    expect((await readImageFile(made[2]!, true)).sha256).toBe(sha256(Buffer.from('abc')));
+  });
+
+  it('sends the reads asked for in one turn as one message per thread, each answered with its own file or error', async () => {
+    const made = await files();
+    const missing = path.join(dir, 'missing.jpg');
+    const big = await put(dir, 'big.bin', Buffer.alloc(1000));
+    const posted = vi.spyOn(Worker.prototype, 'postMessage');
+    try {
+      // Good files, refusals and failures mixed, so that one message carries several of each.
+      const asked = [...made, missing, dir, big, ...made.slice().reverse()];
+      const outcomes = await Promise.all(
+        asked.map((file) =>
+          readImageFile(file, true, true, 999_999).then(
+            (answer) => answer,
+            (error: unknown) => error as NodeJS.ErrnoException & { kind?: string },
+          ),
+        ),
+      );
+      const requests = posted.mock.calls
+        .map(([message]) => (message as { files?: unknown[] }).files)
+        .filter((files) => files !== undefined);
+      // At most one message per thread (4 at most), far fewer than the reads.
+      expect(requests.length).toBeLessThanOrEqual(4);
+      expect(requests.reduce((sum, files) => sum + files.length, 0)).toBe(asked.length);
+      for (const [index, file] of asked.entries()) {
+        const outcome = outcomes[index]!;
+        if (file === missing) expect(outcome).toMatchObject({ code: 'ENOENT' });
+        else if (file === dir) expect(outcome).toMatchObject({ code: NOT_A_FILE, kind: 'a directory' });
+        else if (file === big) expect((outcome as ImageFile).data.length).toBe(1000);
+        else if (file.endsWith('sized-300001.bin') || file.endsWith('photo.jpg')) {
+          const data = await readFile(file);
+          if (data.length > 999_999) expect(outcome).toMatchObject({ code: FILE_TOO_LARGE });
+          else expect(Buffer.from((outcome as ImageFile).data).equals(data)).toBe(true);
+        } else {
+          const data = await readFile(file);
+          const answer = outcome as ImageFile;
+          expect(Buffer.from(answer.data).equals(data)).toBe(true);
+          expect(answer.sha256).toBe(sha256(data));
+          if (answer.crc32c !== undefined) expect(answer.crc32c).toBe(crc32c(data));
+        }
+      }
+    } finally {
+      posted.mockRestore();
+    }
   });
 });
 

@@ -26,8 +26,12 @@ export interface ImageFile {
   readonly giveBack?: () => void;
 }
 
-/** Reader threads at most: 4 read and hash far faster than any disk serves 100 KB images. */
-const MAX_READERS = Math.max(1, Math.min(4, availableParallelism()));
+/**
+ * Reader threads at most: one core is left to the main thread, which hands out the reads and frames
+ * the records (more readers than that only take its core: bench/README.md, case e), and 4 read and
+ * hash far faster than any disk serves 100 KB images.
+ */
+const MAX_READERS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 /** How much lower than the main thread's a reader thread's priority is (nice levels, Linux). */
 const READER_NICENESS = 5;
@@ -66,19 +70,26 @@ try {
 // Bundlers that keep function names wrap them in a helper of this name: here it has nothing to do.
 const __name = (target) => target;
 const { readWhole, keep } = (${wholeFileReader.toString()})(require('node:fs'), ${JSON.stringify(READER_LIMITS)});
-parentPort.on('message', ({ id, path, hash, crc, back, maxBytes }) => {
+parentPort.on('message', ({ id, files, back }) => {
   if (back !== undefined) for (const buffer of back) keep(buffer);
-  let data;
-  try {
-    data = readWhole(path, maxBytes);
-  } catch (error) {
-    const { message, code, kind, size } = error ?? {};
-    parentPort.postMessage({ id, error: { message: String(message), code, kind, size } });
-    return;
+  const replies = [];
+  const transfer = [];
+  for (const { path, hash, crc, maxBytes } of files) {
+    let data;
+    try {
+      data = readWhole(path, maxBytes);
+    } catch (error) {
+      const { message, code, kind, size } = error ?? {};
+      replies.push({ error: { message: String(message), code, kind, size } });
+      continue;
+    }
+    const reply = { data };
+    if (hash) reply.sha256 = createHash('sha256').update(data).digest('hex');
+    if (crc && crc32c !== undefined) reply.crc32c = crc32c(data, 0);
+    replies.push(reply);
+    transfer.push(data.buffer);
   }
-  const sha256 = hash ? createHash('sha256').update(data).digest('hex') : undefined;
-  const crc32 = crc && crc32c !== undefined ? crc32c(data, 0) : undefined;
-  parentPort.postMessage({ id, data, sha256, crc32c: crc32 }, [data.buffer]);
+  parentPort.postMessage({ id, files: replies }, transfer);
 });
 `;
 
@@ -100,13 +111,13 @@ let READER_SOURCE: string | undefined;
  * thread, which hands out the next requests and writes the records, waited. Under load from other
  * processes the readers yield to them first.
  *
- * The threads (at most `min(4, os.availableParallelism())`, ~9 MB each) are shared by every image
+ * The threads (at most `min(4, os.availableParallelism() - 1)`, at least 1, ~9 MB each) are shared by every image
  * source in the process and started when first needed (~20 ms each), a new one only when those
  * running are all busy and fewer than `threads` run; one that has had nothing to do
  * for 5 s exits, and an idle one never keeps the process alive. Where threads cannot be started
  * (e.g. Node's permission model without `--allow-worker`) files are read on this thread.
  * @param threads - reader threads this read may start, at most (a read for a decode needs one: the
- * decode takes far longer). @default min(4, os.availableParallelism())
+ * decode takes far longer). @default min(4, os.availableParallelism() - 1), at least 1
  * @param here - a read with neither `hash` nor `crc` is made on this thread by `here` while its reads
  * are fast (see {@link AdaptiveReads}), at once (the promise is settled on return). @default none
  * @throws the file system's error (with `code`, e.g. `ENOENT`) when the file cannot be read; an
@@ -149,11 +160,17 @@ export function readerThreadStarts(): number {
   return readerStarts;
 }
 
-/** The reader threads; each request goes to the least busy one, or a new one when all are busy. */
+/**
+ * The reader threads; each request goes to the least busy one, or a new one when all are busy.
+ * The requests made while the main thread works through one batch of callbacks (a reply's images,
+ * the first pull's reads) go to their thread as one message, after those callbacks (see
+ * {@link ReaderThread}): a message costs each side about as much CPU as reading a 100 KB file.
+ */
 class ReaderPool {
   readonly #readers: ReaderThread[] = [];
   /** Buffers given back since the last request; they go to a thread with the next one. */
   #returned: ArrayBuffer[] = [];
+  #flushQueued = false;
 
   /** Queues a buffer to go back to a reader thread with the next request (no message of its own). */
   giveBack(buffer: ArrayBuffer): void {
@@ -175,10 +192,25 @@ class ReaderPool {
       readerStarts++;
       chosen = reader;
     }
-    const returned = this.#returned;
-    if (returned.length > 0) this.#returned = [];
-    const back = returned.length > 0 ? returned : undefined;
-    return chosen.read({ path: file, hash, crc, maxBytes }, back);
+    const read = chosen.queue({ path: file, hash, crc, maxBytes });
+    if (!this.#flushQueued) {
+      this.#flushQueued = true;
+      // After this turn's promise callbacks, so that the reads they start share a message: a tick
+      // queued from a promise callback runs once the microtask queue is empty.
+      process.nextTick(() => this.#flush());
+    }
+    return read;
+  }
+
+  /** Sends each thread the reads queued for it, with the buffers given back (to the first thread). */
+  #flush(): void {
+    this.#flushQueued = false;
+    for (const reader of this.#readers) {
+      if (!reader.queued) continue;
+      const returned = this.#returned;
+      if (returned.length > 0) this.#returned = [];
+      reader.send(returned.length > 0 ? returned : undefined);
+    }
   }
 
   async stop(): Promise<void> {
@@ -195,11 +227,11 @@ interface ReadRequest {
   readonly maxBytes: number;
 }
 
-interface Reply {
-  readonly id: number;
+/** What a reader thread answers for one file of a request. */
+interface FileReply {
   readonly data?: Uint8Array;
   readonly sha256?: string;
-  readonly crc32c?: number | undefined;
+  readonly crc32c?: number;
   readonly error?: {
     readonly message: string;
     readonly code?: string;
@@ -208,9 +240,29 @@ interface Reply {
   };
 }
 
-/** One reader thread and the requests it has not answered yet. */
+interface Reply {
+  readonly id: number;
+  /** In the order of the request's files. */
+  readonly files: readonly FileReply[];
+}
+
+/** A queued read and how to settle it. */
+interface QueuedRead {
+  readonly request: ReadRequest;
+  readonly resolve: (file: ImageFile) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * One reader thread, the reads queued for its next request and those it has not answered yet. A
+ * request carries every read queued since the last one; the thread reads them in order and answers
+ * them together.
+ */
 class ReaderThread {
   readonly #thread: RequestThread;
+  #queue: QueuedRead[] = [];
+  /** Files queued or asked for and not answered yet. */
+  #load = 0;
 
   constructor(onGone: () => void) {
     this.#thread = new RequestThread({
@@ -227,39 +279,74 @@ class ReaderThread {
     });
   }
 
-  /** Requests not answered yet. */
+  /** Files queued or asked for and not answered yet. */
   get load(): number {
-    return this.#thread.load;
+    return this.#load;
   }
 
-  /** Asks for one file; `back` (buffers given back) goes with the request. */
-  async read(request: ReadRequest, back: ArrayBuffer[] | undefined): Promise<ImageFile> {
-    const reply = await this.#thread.request<Reply>(
-      back === undefined ? request : { ...request, back },
-      back,
+  /** Whether reads wait for the next {@link send}. */
+  get queued(): boolean {
+    return this.#queue.length > 0;
+  }
+
+  /** Queues one file for the next request. */
+  queue(request: ReadRequest): Promise<ImageFile> {
+    this.#load++;
+    return new Promise((resolve, reject) => this.#queue.push({ request, resolve, reject }));
+  }
+
+  /** Asks for the queued files in one message; `back` (buffers given back) goes with it. */
+  send(back: ArrayBuffer[] | undefined): void {
+    const reads = this.#queue;
+    this.#queue = [];
+    const files = reads.map((read) => read.request);
+    this.#thread.request<Reply>(back === undefined ? { files } : { files, back }, back).then(
+      (reply) => {
+        this.#load -= reads.length;
+        for (let index = 0; index < reads.length; index++) {
+          const read = reads[index]!;
+          const file = reply.files[index]!;
+          if (file.error === undefined) read.resolve(imageFile(file));
+          else read.reject(refusalOf(file.error));
+        }
+      },
+      (error: unknown) => {
+        this.#load -= reads.length;
+        for (const read of reads) read.reject(error);
+      },
     );
-    if (reply.error === undefined) {
-      const data = reply.data!;
-      let given = false;
-      // To whichever pool runs then: buffers suit any reader thread (none, once they are stopped).
-      const giveBack = (): void => {
-        if (given) return;
-        given = true;
-        pool?.giveBack(data.buffer as ArrayBuffer);
-      };
-      return { data, sha256: reply.sha256, crc32c: reply.crc32c, giveBack };
-    }
-    const { message, code, kind, size } = reply.error;
-    const error: ReadRefusal = Object.assign(
-      new Error(message),
-      code === undefined ? {} : { code },
-      kind === undefined ? {} : { kind },
-      size === undefined ? {} : { size },
-    );
-    throw error;
   }
 
   async stop(): Promise<void> {
-    await this.#thread.stop(new Error('image reader thread exited (code 1)'));
+    const error = new Error('image reader thread exited (code 1)');
+    const queued = this.#queue;
+    this.#queue = [];
+    this.#load -= queued.length;
+    for (const read of queued) read.reject(error);
+    await this.#thread.stop(error);
   }
+}
+
+/** A file a reader thread read; its buffer goes back to the pool that runs when it is given back. */
+function imageFile(reply: FileReply): ImageFile {
+  const data = reply.data!;
+  let given = false;
+  // To whichever pool runs then: buffers suit any reader thread (none, once they are stopped).
+  const giveBack = (): void => {
+    if (given) return;
+    given = true;
+    pool?.giveBack(data.buffer as ArrayBuffer);
+  };
+  return { data, sha256: reply.sha256, crc32c: reply.crc32c, giveBack };
+}
+
+/** A reader thread's refusal as an error with its `code`, `kind` and `size`. */
+function refusalOf(refusal: NonNullable<FileReply['error']>): ReadRefusal {
+  const { message, code, kind, size } = refusal;
+  return Object.assign(
+    new Error(message),
+    code === undefined ? {} : { code },
+    kind === undefined ? {} : { kind },
+    size === undefined ? {} : { size },
+  );
 }
