@@ -5,6 +5,7 @@ import type { Column } from './column.js';
 import { DenseColumn } from './dense-column.js';
 import { BYTES, FLOAT32, generateRead, INT32, INT64, LIST_TAGS, NUMBER } from './generated-reader.js';
 import type { GeneratedRead, LayoutEntry } from './generated-reader.js';
+import { stringBlocks } from './string-blocks.js';
 
 /** How a slot's values are stored: one code per output array type, so each store site sees one type. */
 const MODES = { int64: INT64, int32: INT32, number: NUMBER, float32: FLOAT32, string: BYTES } as const;
@@ -13,10 +14,6 @@ const SMALL_COPY = 16;
 const EMPTY_WORDS = new Int32Array(0);
 const EMPTY_FLOATS = new Float64Array(0);
 const EMPTY_BYTES = new Uint8Array(0);
-/** Byte strings of a batch are copied into shared blocks of this size, each value a view of its block. */
-const STRING_BLOCK_BYTES = 64 * 1024;
-/** A value longer than this gets an array of its own instead. */
-const MAX_BLOCK_VALUE = 1024;
 
 /**
  * The fast path of `parseExample` when every output is a FixedLen feature: one pass over an Example's
@@ -42,18 +39,11 @@ export class DenseRecordReader {
   private readonly numbers: Float64Array[];
   private readonly floatBytes: Uint8Array[];
   private readonly strings: Uint8Array[][];
-  /** The block byte strings are copied into, and how much of it is used. */
-  private block = EMPTY_BYTES;
-  private blockUsed = 0;
-  /** Whether the bytes being read are the batch's to keep: long byte strings are then views of them. */
-  private lend = false;
-  /** Whether a view of the bytes read went into the batch since `bind`. */
+  /** Whether a view of the bytes read went into the batch (set by `finish`). */
   lent = false;
   /** The reader generated for the last layout learned, and the batch arrays it writes (refilled by `bind`). */
   private generated: GeneratedRead | undefined;
   private readonly outputs: unknown[];
-  /** Whether this batch may use the generated reader (see `bind`). */
-  private generate = true;
   /** Whether the next record the generated reader misses should teach it its layout (once per batch). */
   private learning = true;
   /** The entries of the record being read, while learning. */
@@ -96,11 +86,9 @@ export class DenseRecordReader {
   /**
    * Takes the arrays of the batch the columns just started. `lend`: the bytes the batch is read from
    * are its own (never written again), so byte strings over 1 KiB become views of them, not copies.
-   * `generate`: read records of a learned layout with a generated reader (else with the loop only).
    */
-  bind(lend = false, generate = true): void {
-    this.generate = generate;
-    this.lend = lend;
+  bind(lend = false): void {
+    stringBlocks.begin(lend);
     this.lent = false;
     this.columns.forEach((column, slot) => {
       const values = column.values;
@@ -130,9 +118,8 @@ export class DenseRecordReader {
    * batch that it misses and the loop reads teaches it that record's layout.
    */
   read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
-    if (!this.generate) return this.loop(bytes, start, end, row, false);
     const generated = this.generated;
-    if (generated !== undefined && generated(bytes, start, end, row, this.outputs, this)) {
+    if (generated !== undefined && generated(bytes, start, end, row, this.outputs)) {
       this.generatedReads++;
       return true;
     }
@@ -247,36 +234,15 @@ export class DenseRecordReader {
       if (position < 0) return false;
       const valueEnd = position + varintResult.low;
       if (valueEnd > end) return false;
-      out[offset + index] = this.copy(bytes, position, valueEnd);
+      out[offset + index] = stringBlocks.copy(bytes, position, valueEnd);
       position = valueEnd;
     }
     return position === end;
   }
 
-  /**
-   * A copy of `bytes[start, end)`: short values share a block (one view each rather than an array
-   * each, which measured the larger part of reading a string), long ones get their own array, or are
-   * views of `bytes` when they are lent (a copy and an allocation per image was most of the fused
-   * parse of an image file, garbage collection included).
-   */
-  copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
-    const length = end - start;
-    if (length > MAX_BLOCK_VALUE) {
-      if (!this.lend) return bytes.slice(start, end);
-      this.lent = true;
-      return new Uint8Array(bytes.buffer, bytes.byteOffset + start, length);
-    }
-    let used = this.blockUsed;
-    if (used + length > this.block.length) {
-      this.block = new Uint8Array(STRING_BLOCK_BYTES);
-      used = 0;
-    }
-    const block = this.block;
-    for (let index = 0; index < length; index++) block[used + index] = bytes[start + index] as number;
-    this.blockUsed = used + length;
-    // A view made by the constructor: `subarray` looks up the species constructor each time, which
-    // measured ~1.7x the cost of this per short value (bench/README.md, case c).
-    return new Uint8Array(block.buffer, block.byteOffset + used, length);
+  /** The batch bound last is read: notes whether it kept views of the bytes it was read from. */
+  finish(): void {
+    this.lent = stringBlocks.lent;
   }
 
   private floatValues(

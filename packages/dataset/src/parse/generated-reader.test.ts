@@ -76,33 +76,40 @@ function outcome(run: () => unknown): unknown {
   }
 }
 
-/** Parses the batches with the fast path and without: both outcomes, and how many records the generated reader took. */
+/** A batch's payloads back to back, as `parseSpans` takes them (the arguments before `lend`). */
+function spans(batch: readonly Uint8Array[]): [Uint8Array, number[], number, SpanRecord[]] {
+  const arena = new Uint8Array(batch.reduce((sum, payload) => sum + payload.length, 0));
+  const ends: number[] = [];
+  for (const payload of batch) {
+    arena.set(payload, ends.at(-1) ?? 0);
+    ends.push((ends.at(-1) ?? 0) + payload.length);
+  }
+  const places = batch.map((_, at) => ({
+    data: new Uint8Array(0),
+    file: 'f',
+    recordIndex: at,
+    byteOffset: at * 10,
+  }));
+  return [arena, ends, batch.length, places];
+}
+
+/**
+ * Parses the batches with the fast path (`parse` and, with a parser of its own, the fused path's
+ * `parseSpans`) and without: the outcomes, and how many records the generated reader took in each.
+ */
 function bothWays<Spec extends ExampleParseSpec>(
   spec: Spec,
   batches: readonly (readonly Uint8Array[])[],
-): { fast: unknown[]; general: unknown[]; generated: number } {
+): { fast: unknown[]; general: unknown[]; generated: { parse: number; spans: number } } {
   const bind = vi.spyOn(DenseRecordReader.prototype, 'bind');
   const parser = new BatchParser(spec);
+  const spansParser = new BatchParser(spec);
   const fast = batches.flatMap((batch) => {
-    const arena = new Uint8Array(batch.reduce((sum, payload) => sum + payload.length, 0));
-    const ends: number[] = [];
-    for (const payload of batch) {
-      arena.set(payload, ends.at(-1) ?? 0);
-      ends.push((ends.at(-1) ?? 0) + payload.length);
-    }
-    const places: SpanRecord[] = batch.map((_, at) => ({
-      data: new Uint8Array(0),
-      file: 'f',
-      recordIndex: at,
-      byteOffset: at * 10,
-    }));
-    return [
-      outcome(() => parser.parse(batch)),
-      outcome(() => parser.parseSpans(arena, ends, batch.length, places)),
-    ];
+    return [outcome(() => parser.parse(batch)), outcome(() => spansParser.parseSpans(...spans(batch)))];
   });
-  const reader = bind.mock.contexts[0] as DenseRecordReader | undefined;
-  const generated = reader?.generatedReads ?? 0;
+  // Each parser's reader, in the order they were first bound (a batch parsed by `parse`, then by `parseSpans`).
+  const [reader, spansReader] = [...new Set(bind.mock.contexts as DenseRecordReader[])];
+  const generated = { parse: reader?.generatedReads ?? 0, spans: spansReader?.generatedReads ?? 0 };
   vi.restoreAllMocks();
   vi.spyOn(DenseRecordReader, 'of').mockReturnValue(undefined);
   const general = batches.flatMap((batch) => {
@@ -154,8 +161,8 @@ describe('the generated reader', () => {
     const batch = Array.from({ length: 300 }, (_, index) => row(index));
     const { fast, general, generated } = bothWays(spec, [batch]);
     expect(values(fast)).toEqual(values(general));
-    // parse: the first record teaches the layout, 299 follow (parseSpans reads with the loop).
-    expect(generated).toBe(299);
+    // Each path: the first record teaches the layout, 299 follow.
+    expect(generated).toEqual({ parse: 299, spans: 299 });
     const batchOut = fast[0] as Record<string, { data: BigInt64Array }>;
     expect(batchOut.id!.data[299]).toBe(299n * 1_000_000_007n - 2n ** 62n);
   });
@@ -168,7 +175,7 @@ describe('the generated reader', () => {
     expect(values(fast)).toEqual(values(general));
     // A batch learns one layout, at the first record it cannot take. First batch: 0 learns, 1 hits,
     // 2 and 3 (another order) go to the loop, 4 hits. Second: 5 teaches the new order, 6 hits, 7 loop.
-    expect(generated).toBe(3);
+    expect(generated).toEqual({ parse: 3, spans: 3 });
   });
 
   it('checks every byte of a key: keys sharing a prefix, a key one byte off, an extra key', () => {
@@ -193,7 +200,8 @@ describe('the generated reader', () => {
     for (const odd of [offByOne, extra]) {
       const { fast, general, generated } = bothWays(prefixSpec, [[good(0), good(10), odd, good(20)]]);
       expect(values(fast)).toEqual(values(general));
-      expect(generated).toBeGreaterThan(0);
+      expect(generated.parse).toBeGreaterThan(0);
+      expect(generated.spans).toBe(generated.parse);
     }
   });
 
@@ -246,7 +254,7 @@ describe('the generated reader', () => {
     ]);
     expect(values(fast)).toEqual(values(general));
     // unpacked(1) teaches the layout, unpacked(2) and unpacked(5) hit it; the packed ones go to the loop.
-    expect(generated).toBe(2);
+    expect(generated).toEqual({ parse: 2, spans: 2 });
   });
 
   it('reads thousands of features with the loop (no generated code above the limit)', () => {
@@ -260,8 +268,25 @@ describe('the generated reader', () => {
       exampleOf(...Object.keys(wide).map((key, at) => entry(key, featureBytes(key, int64(value + at)))));
     const { fast, general, generated } = bothWays(wide, [[record(0), record(1), record(2)]]);
     expect(values(fast)).toEqual(values(general));
-    expect(generated).toBe(0);
+    expect(generated).toEqual({ parse: 0, spans: 0 });
     expect(plain((fast[0] as Record<string, never>).feature_2999!)).toEqual([2999, 3000, 3001]);
+  });
+
+  it('lets parsers take turns with the thread’s string blocks: each batch keeps its strings and its lent flag', () => {
+    const textSpec = { id: fixedLen([], 'int64'), name: fixedLen([], 'string') };
+    const record = (id: number, name: string) =>
+      exampleOf(entry('id', featureBytes('id', int64(id))), entry('name', featureBytes('name', bytes(name))));
+    const long = 'L'.repeat(2000);
+    const first = new BatchParser(textSpec);
+    const second = new BatchParser(textSpec);
+    const firstBatch = first.parseSpans(...spans([record(1, 'a'), record(2, long), record(3, 'c')]), true);
+    // The other parser's batch, lent too, but only short strings: copies in the shared blocks.
+    const secondBatch = second.parseSpans(...spans([record(4, 'd'), record(5, 'e'), record(6, 'f')]), true);
+    expect([first.lentBytes, second.lentBytes]).toEqual([true, false]);
+    const text = (batch: { name: { data: Uint8Array[] } }) =>
+      batch.name.data.map((value) => new TextDecoder().decode(value));
+    expect(text(firstBatch)).toEqual(['a', long, 'c']);
+    expect(text(secondBatch)).toEqual(['d', 'e', 'f']);
   });
 
   it('raises the general parser’s error and position for a record the generated reader refuses', () => {

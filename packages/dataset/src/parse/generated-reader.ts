@@ -1,4 +1,5 @@
 import { readInt64, readLength, varintResult } from '../wire/wire-varint.js';
+import { stringBlocks } from './string-blocks.js';
 
 /** How a slot's values are stored, as the dense reader codes them. */
 export const INT64 = 0;
@@ -21,7 +22,8 @@ export interface LayoutEntry {
 
 /**
  * Reads one Example in `bytes[start, end)` into row `row`; false when it is not of the layout.
- * `outputs[slot]` is the batch array the slot's values go to; `copier` copies byte strings.
+ * `outputs[slot]` is the batch array the slot's values go to; byte strings are copied into the
+ * thread's {@link stringBlocks}.
  */
 export type GeneratedRead = (
   bytes: Uint8Array,
@@ -29,13 +31,7 @@ export type GeneratedRead = (
   end: number,
   row: number,
   outputs: readonly unknown[],
-  copier: StringCopier,
 ) => boolean;
-
-/** What the generated code copies byte strings with (the dense reader's shared blocks). */
-export interface StringCopier {
-  copy(bytes: Uint8Array, start: number, end: number): Uint8Array;
-}
 
 /** Above this many map entries the generated function grows large for little gain: the loop reads them. */
 export const MAX_GENERATED_ENTRIES = 256;
@@ -49,7 +45,10 @@ const SMALL_COPY = 16;
 /**
  * Readers by their source text, shared by every parser: one function per layout in the process, so a
  * spec built again (each pass of a dataset) reuses the code V8 has optimized. A function made anew for
- * each parser starts cold, and one this large runs many calls before V8 optimizes it.
+ * each parser starts cold, and one this large runs many calls before V8 optimizes it. A reader sees
+ * only its arguments (the bytes, the batch arrays) and objects that live as long as the thread (the
+ * varint helpers, the string blocks): optimized code that embedded an object of one dataset or parser
+ * would be dropped by V8 when that object dies, and compiled again for the next.
  */
 const readers = new Map<string, GeneratedRead | undefined>();
 const MAX_CACHED_READERS = 64;
@@ -86,7 +85,7 @@ export function generateRead(
   }
   const outputs = [...used].map((slot) => `const o${slot} = A[${slot}];`).join('\n');
   const body = `'use strict';
-return function read(b, start, end, row, A, dr) {
+return function generatedRead(b, start, end, row, A) {
 if (start >= end || b[start] !== 10) return false;
 ${outputs}
 let p = start + 1, l = 0, e = 0, v = 0, lo = 0, hi = 0, x = 0, o = 0, k = 0;
@@ -99,12 +98,13 @@ return p === end;
   let read: GeneratedRead | undefined;
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the body holds only numbers: key bytes, counts and tags
-    const make = new Function('rl', 'ri', 'r', body) as (
+    const make = new Function('rl', 'ri', 'r', 'dr', body) as (
       rl: typeof readLength,
       ri: typeof readInt64,
       r: typeof varintResult,
+      dr: typeof stringBlocks,
     ) => GeneratedRead;
-    read = make(readLength, readInt64, varintResult);
+    read = make(readLength, readInt64, varintResult, stringBlocks);
   } catch {
     read = undefined;
   }
