@@ -38,6 +38,8 @@ export class DenseRecordReader {
   private readonly words: Int32Array[];
   private readonly numbers: Float64Array[];
   private readonly floatBytes: Uint8Array[];
+  /** The float32 arrays as 32-bit words: the generated reader stores each float's 4 bytes as one word. */
+  private readonly floatWords: Int32Array[];
   private readonly strings: Uint8Array[][];
   /** Whether a view of the bytes read went into the batch (set by `finish`). */
   lent = false;
@@ -68,6 +70,7 @@ export class DenseRecordReader {
     this.words = columns.map(() => EMPTY_WORDS);
     this.numbers = columns.map(() => EMPTY_FLOATS);
     this.floatBytes = columns.map(() => EMPTY_BYTES);
+    this.floatWords = columns.map(() => EMPTY_WORDS);
     this.strings = columns.map(() => []);
     this.outputs = columns.map(() => undefined);
   }
@@ -96,15 +99,16 @@ export class DenseRecordReader {
       if (values.words !== undefined) this.words[slot] = values.words;
       else if (data instanceof Int32Array) this.words[slot] = data;
       else if (data instanceof Float64Array) this.numbers[slot] = data;
-      else if (data instanceof Float32Array)
+      else if (data instanceof Float32Array) {
         this.floatBytes[slot] = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-      else this.strings[slot] = data as Uint8Array[];
+        this.floatWords[slot] = new Int32Array(data.buffer, data.byteOffset, data.length);
+      } else this.strings[slot] = data as Uint8Array[];
       const mode = this.modes[slot]!;
       this.outputs[slot] =
         mode === BYTES
           ? this.strings[slot]
           : mode === FLOAT32
-            ? this.floatBytes[slot]
+            ? this.floatWords[slot]
             : mode === NUMBER
               ? this.numbers[slot]
               : this.words[slot];
@@ -119,7 +123,7 @@ export class DenseRecordReader {
    */
   read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
     const generated = this.generated;
-    if (generated !== undefined && generated(bytes, start, end, row, this.outputs)) {
+    if (generated !== undefined && generated(bytes, start, end, row, this.outputs, this.floatBytes)) {
       this.generatedReads++;
       return true;
     }

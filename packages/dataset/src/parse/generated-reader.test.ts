@@ -272,6 +272,61 @@ describe('the generated reader', () => {
     expect(plain((fast[0] as Record<string, never>).feature_2999!)).toEqual([2999, 3000, 3001]);
   });
 
+  it('keeps every float32 bit pattern (NaN payloads, -0, subnormals) in each way it stores floats', () => {
+    const floatSpec = {
+      three: fixedLen([3], 'float32'), // stored in line
+      eight: fixedLen([8], 'float32'), // a loop of word stores
+      twenty: fixedLen([20], 'float32'), // one byte copy
+      loose: fixedLen([2], 'float32'), // unpacked, each value tagged
+    };
+    const patterns = [
+      0x7fc00001,
+      0xffa00000 | 0,
+      0x80000000 | 0,
+      0x00000001,
+      0x3f800000,
+      0x7f800000,
+      0xff7fffff | 0,
+    ];
+    const floatsOf = (count: number, seed: number): Float32Array =>
+      new Float32Array(
+        Int32Array.from({ length: count }, (_, at) => patterns[(at + seed) % patterns.length]!).buffer,
+      );
+    const record = (seed: number): Uint8Array => {
+      const packedEntry = (key: string, count: number) => {
+        const raw = new Uint8Array(floatsOf(count, seed).buffer);
+        return entry(key, field(0x12, field(0x0a, raw)));
+      };
+      // Unpacked: each value tagged, its bytes as they are (a JS number would quiet a signalling NaN).
+      const loose = new Uint8Array(floatsOf(2, seed).buffer);
+      const tagged = new Uint8Array([0x0d, ...loose.subarray(0, 4), 0x0d, ...loose.subarray(4)]);
+      return exampleOf(
+        packedEntry('three', 3),
+        packedEntry('eight', 8),
+        packedEntry('twenty', 20),
+        entry('loose', field(0x12, tagged)),
+      );
+    };
+    const batch = Array.from({ length: 5 }, (_, seed) => record(seed));
+    const { fast, generated } = bothWays(floatSpec, [batch]);
+    expect(generated).toEqual({ parse: 4, spans: 4 });
+    for (const result of fast) {
+      const tensors = result as Record<string, { data: Float32Array }>;
+      for (const [name, count] of [
+        ['three', 3],
+        ['eight', 8],
+        ['twenty', 20],
+        ['loose', 2],
+      ] as const) {
+        const words = new Int32Array(tensors[name]!.data.buffer, tensors[name]!.data.byteOffset, count * 5);
+        const expected = Array.from({ length: 5 }, (_, seed) => [
+          ...new Int32Array(floatsOf(count, seed).buffer),
+        ]).flat();
+        expect([...words]).toEqual(expected);
+      }
+    }
+  });
+
   it('lets parsers take turns with the thread’s string blocks: each batch keeps its strings and its lent flag', () => {
     const textSpec = { id: fixedLen([], 'int64'), name: fixedLen([], 'string') };
     const record = (id: number, name: string) =>
