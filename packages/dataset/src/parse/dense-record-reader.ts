@@ -14,6 +14,10 @@ const SMALL_COPY = 16;
 const EMPTY_WORDS = new Int32Array(0);
 const EMPTY_FLOATS = new Float64Array(0);
 const EMPTY_BYTES = new Uint8Array(0);
+/** At most this many layouts are learned in one batch (each costs a generated reader, or a cache lookup). */
+const MAX_LEARNED_PER_BATCH = 4;
+/** How many of its hits a learned layout carries into the next batch (see `learnable`). */
+const KEPT_HITS = 16;
 
 /**
  * The fast path of `parseExample` when every output is a FixedLen feature: one pass over an Example's
@@ -46,8 +50,17 @@ export class DenseRecordReader {
   /** The reader generated for the last layout learned, and the batch arrays it writes (refilled by `bind`). */
   private generated: GeneratedRead | undefined;
   private readonly outputs: unknown[];
-  /** Whether the next record the generated reader misses should teach it its layout (once per batch). */
-  private learning = true;
+  /**
+   * How many more layouts this batch may learn: a record the generated reader misses teaches it its
+   * layout while the reader has missed more records than it took since it learned (so a batch that
+   * began with a rare layout moves on to the common one), at most {@link MAX_LEARNED_PER_BATCH} times
+   * a batch. A new batch keeps up to {@link KEPT_HITS} hits: a few odd records at its start do not
+   * replace a layout that served the batches before.
+   */
+  private learnable = 0;
+  /** Records the generated reader took, and missed, since it learned its layout (see `learnable`). */
+  private hits = 0;
+  private misses = 0;
   /** The entries of the record being read, while learning. */
   private readonly layout: LayoutEntry[] = [];
   /** How many records the generated reader took (for tests and profiles). */
@@ -113,24 +126,29 @@ export class DenseRecordReader {
               ? this.numbers[slot]
               : this.words[slot];
     });
-    this.learning = true;
+    this.learnable = MAX_LEARNED_PER_BATCH;
+    this.hits = Math.min(this.hits, KEPT_HITS);
+    this.misses = 0;
   }
 
   /**
    * Reads the Example in `bytes[start, end)` into row `row`; false leaves it to the general parser.
-   * Records of the layout learned last go through the reader generated for it; the first record of a
-   * batch that it misses and the loop reads teaches it that record's layout.
+   * Records of the layout learned last go through the reader generated for it; a record it misses and
+   * the loop reads may teach it that record's layout (see `learnable`).
    */
   read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
     const generated = this.generated;
     if (generated !== undefined && generated(bytes, start, end, row, this.outputs, this.floatBytes)) {
       this.generatedReads++;
+      this.hits++;
       return true;
     }
-    if (!this.learning) return this.loop(bytes, start, end, row, false);
+    if (this.learnable === 0 || ++this.misses <= this.hits) return this.loop(bytes, start, end, row, false);
     this.layout.length = 0;
     if (!this.loop(bytes, start, end, row, true)) return false;
-    this.learning = false;
+    this.learnable--;
+    this.misses = 0;
+    this.hits = 0;
     this.generated = generateRead(this.layout, this.modes, this.elements);
     return true;
   }

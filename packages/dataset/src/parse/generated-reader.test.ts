@@ -173,9 +173,19 @@ describe('the generated reader', () => {
     const second = [row(5, reordered), row(6, reordered), row(7)];
     const { fast, general, generated } = bothWays(spec, [first, second]);
     expect(values(fast)).toEqual(values(general));
-    // A batch learns one layout, at the first record it cannot take. First batch: 0 learns, 1 hits,
-    // 2 and 3 (another order) go to the loop, 4 hits. Second: 5 teaches the new order, 6 hits, 7 loop.
-    expect(generated).toEqual({ parse: 3, spans: 3 });
+    // A record the generated reader misses teaches it its layout once it has missed more records than
+    // it took since it learned. First batch: 0 learns, 1 hits, 2 (another order) goes to the loop, 3
+    // teaches the new order, 4 the first again. Second: 5 teaches the new order, 6 hits, 7 loop.
+    expect(generated).toEqual({ parse: 2, spans: 2 });
+    // A batch that begins with an odd record moves on to the common layout at the next one.
+    const oddFirst = [row(10, reordered), row(11), row(12), row(13), row(14)];
+    expect(bothWays(spec, [oddFirst]).generated).toEqual({ parse: 3, spans: 3 });
+    // A layout that served the batches before stays through a few odd records at a batch's start.
+    const served = Array.from({ length: 40 }, (_, index) => row(index));
+    const next = [row(40, reordered), row(41, reordered), row(42), row(43)];
+    const kept = bothWays(spec, [served, next]);
+    expect(values(kept.fast)).toEqual(values(kept.general));
+    expect(kept.generated).toEqual({ parse: 41, spans: 41 });
   });
 
   it('checks every byte of a key: keys sharing a prefix, a key one byte off, an extra key', () => {
@@ -237,7 +247,7 @@ describe('the generated reader', () => {
     expect(values(fast)).toEqual(values(general));
   });
 
-  it('reads unpacked numbers when the layout has them, and leaves packed ones to the loop', () => {
+  it('reads unpacked numbers when the layout has them, and leaves packed ones now and then to the loop', () => {
     const both = { n: fixedLen([2], 'int64'), f: fixedLen([5], 'float32') };
     const unpacked = (value: number) =>
       exampleOf(
@@ -250,11 +260,11 @@ describe('the generated reader', () => {
         entry('f', featureBytes('f', float(value, 1, 2, 3, 4))),
       );
     const { fast, general, generated } = bothWays(both, [
-      [unpacked(1), unpacked(2), packed(3), packed(4), unpacked(5)],
+      [unpacked(1), unpacked(2), unpacked(3), packed(4), unpacked(5), packed(6), unpacked(7)],
     ]);
     expect(values(fast)).toEqual(values(general));
-    // unpacked(1) teaches the layout, unpacked(2) and unpacked(5) hit it; the packed ones go to the loop.
-    expect(generated).toEqual({ parse: 2, spans: 2 });
+    // unpacked(1) teaches the layout, the other unpacked ones hit it; the packed ones go to the loop.
+    expect(generated).toEqual({ parse: 4, spans: 4 });
   });
 
   it('reads thousands of features with the loop (no generated code above the limit)', () => {
