@@ -5,6 +5,8 @@
 // tfrecordDataset(FILE).parse(spec, { batchSize: 1024, workers }) with both CRCs verified; the first
 // PASSES - 5 passes warm up. Prints one line: the tree, the median and minimum process CPU (all threads) per
 // record over the last 5 passes, in ns, and the load average at the end.
+// With --expose-gc a full collection is forced before each pass, which makes V8 drop optimized code that embeds
+// an object that died with the pass's dataset (the harness forces none); without it, passes run as a training loop's.
 import console from 'node:console';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';

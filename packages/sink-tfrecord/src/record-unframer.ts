@@ -18,6 +18,16 @@ const EMPTY = new Uint8Array(0);
 const RELEASE_ABOVE = 4 * 1024 * 1024;
 const MIN_CAPACITY = 64 * 1024;
 
+/** Takes one verified payload, `buffer[start, end)`, with its place (see `RecordUnframerSettings.take`). */
+export type RecordTake = (
+  buffer: Uint8Array,
+  start: number,
+  end: number,
+  recordIndex: number,
+  byteOffset: number,
+  dataCrc: number,
+) => void;
+
 /** What {@link RecordUnframer} needs. */
 export interface RecordUnframerSettings {
   readonly file: string;
@@ -37,6 +47,14 @@ export interface RecordUnframerSettings {
    * `verifyTfrecord` parses payloads with it.
    */
   readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
+  /**
+   * Takes each record's payload once its CRCs hold, as `buffer[start, end)` of the read buffer (valid
+   * only during the call), with its index, the file offset of its first framing byte and its stored
+   * masked data CRC (given when `verifyData` is false, else 0): no view and no place object per
+   * record. Used instead of `check`; the record is always accepted, counted and not handed out (as
+   * with `emit: false`).
+   */
+  readonly take?: RecordTake;
   /**
    * False to leave each record's data CRC to whoever takes it (a parse worker): the length CRC is
    * still checked, and `check` then gets the stored masked data CRC as `place.dataCrc`. Only for
@@ -210,6 +228,15 @@ export class RecordUnframer {
       const verifyData = this.#settings.verifyData !== false;
       if (verifyData && !this.#dataValid(buffer, dataStart, length)) {
         this.#fail('RECORD_CRC', 'corrupted record', 'data CRC mismatch', this.#position + frameBytes);
+        continue;
+      }
+      const take = this.#settings.take;
+      if (take !== undefined) {
+        const dataCrc = verifyData ? 0 : readUint32(buffer, dataStart + length);
+        take(buffer, dataStart, dataStart + length, this.#recordIndex, this.#position, dataCrc);
+        this.records++;
+        this.#recordIndex++;
+        this.#advance(frameBytes);
         continue;
       }
       const check = this.#settings.check;

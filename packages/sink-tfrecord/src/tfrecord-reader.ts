@@ -5,6 +5,7 @@ import { damageOf } from './damage.js';
 import { decompressTfrecord } from './decompress-tfrecord.js';
 import type { RecordPlace } from './payload-check.js';
 import { RecordUnframer } from './record-unframer.js';
+import type { RecordTake } from './record-unframer.js';
 import type { TfRecord, TfrecordCompression } from './tf-record.js';
 
 /** What a {@link TfrecordReader} needs. */
@@ -21,6 +22,8 @@ export interface TfrecordReaderSettings {
   readonly emit?: boolean;
   /** A payload check (see `RecordUnframer`). */
   readonly check?: (data: Uint8Array, place: RecordPlace) => boolean;
+  /** Takes each payload as a range of the read buffer, instead of `check` (see `RecordUnframer`). */
+  readonly take?: RecordTake;
   /** False to leave the data CRC to `check` (see `RecordUnframer`). @default true */
   readonly verifyData?: boolean;
   /** A CRC-32C over a range of a buffer, used instead of `crc` (see `RecordUnframer`). */

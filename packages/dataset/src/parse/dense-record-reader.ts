@@ -5,6 +5,7 @@ import type { Column } from './column.js';
 import { DenseColumn } from './dense-column.js';
 import { BYTES, FLOAT32, generateRead, INT32, INT64, LIST_TAGS, NUMBER } from './generated-reader.js';
 import type { GeneratedRead, LayoutEntry } from './generated-reader.js';
+import { stringBlocks } from './string-blocks.js';
 
 /** How a slot's values are stored: one code per output array type, so each store site sees one type. */
 const MODES = { int64: INT64, int32: INT32, number: NUMBER, float32: FLOAT32, string: BYTES } as const;
@@ -13,10 +14,10 @@ const SMALL_COPY = 16;
 const EMPTY_WORDS = new Int32Array(0);
 const EMPTY_FLOATS = new Float64Array(0);
 const EMPTY_BYTES = new Uint8Array(0);
-/** Byte strings of a batch are copied into shared blocks of this size, each value a view of its block. */
-const STRING_BLOCK_BYTES = 64 * 1024;
-/** A value longer than this gets an array of its own instead. */
-const MAX_BLOCK_VALUE = 1024;
+/** At most this many layouts are learned in one batch (each costs a generated reader, or a cache lookup). */
+const MAX_LEARNED_PER_BATCH = 4;
+/** How many of its hits a learned layout carries into the next batch (see `learnable`). */
+const KEPT_HITS = 16;
 
 /**
  * The fast path of `parseExample` when every output is a FixedLen feature: one pass over an Example's
@@ -41,21 +42,25 @@ export class DenseRecordReader {
   private readonly words: Int32Array[];
   private readonly numbers: Float64Array[];
   private readonly floatBytes: Uint8Array[];
+  /** The float32 arrays as 32-bit words: the generated reader stores each float's 4 bytes as one word. */
+  private readonly floatWords: Int32Array[];
   private readonly strings: Uint8Array[][];
-  /** The block byte strings are copied into, and how much of it is used. */
-  private block = EMPTY_BYTES;
-  private blockUsed = 0;
-  /** Whether the bytes being read are the batch's to keep: long byte strings are then views of them. */
-  private lend = false;
-  /** Whether a view of the bytes read went into the batch since `bind`. */
+  /** Whether a view of the bytes read went into the batch (set by `finish`). */
   lent = false;
   /** The reader generated for the last layout learned, and the batch arrays it writes (refilled by `bind`). */
   private generated: GeneratedRead | undefined;
   private readonly outputs: unknown[];
-  /** Whether this batch may use the generated reader (see `bind`). */
-  private generate = true;
-  /** Whether the next record the generated reader misses should teach it its layout (once per batch). */
-  private learning = true;
+  /**
+   * How many more layouts this batch may learn: a record the generated reader misses teaches it its
+   * layout while the reader has missed more records than it took since it learned (so a batch that
+   * began with a rare layout moves on to the common one), at most {@link MAX_LEARNED_PER_BATCH} times
+   * a batch. A new batch keeps up to {@link KEPT_HITS} hits: a few odd records at its start do not
+   * replace a layout that served the batches before.
+   */
+  private learnable = 0;
+  /** Records the generated reader took, and missed, since it learned its layout (see `learnable`). */
+  private hits = 0;
+  private misses = 0;
   /** The entries of the record being read, while learning. */
   private readonly layout: LayoutEntry[] = [];
   /** How many records the generated reader took (for tests and profiles). */
@@ -78,6 +83,7 @@ export class DenseRecordReader {
     this.words = columns.map(() => EMPTY_WORDS);
     this.numbers = columns.map(() => EMPTY_FLOATS);
     this.floatBytes = columns.map(() => EMPTY_BYTES);
+    this.floatWords = columns.map(() => EMPTY_WORDS);
     this.strings = columns.map(() => []);
     this.outputs = columns.map(() => undefined);
   }
@@ -96,11 +102,9 @@ export class DenseRecordReader {
   /**
    * Takes the arrays of the batch the columns just started. `lend`: the bytes the batch is read from
    * are its own (never written again), so byte strings over 1 KiB become views of them, not copies.
-   * `generate`: read records of a learned layout with a generated reader (else with the loop only).
    */
-  bind(lend = false, generate = true): void {
-    this.generate = generate;
-    this.lend = lend;
+  bind(lend = false): void {
+    stringBlocks.begin(lend);
     this.lent = false;
     this.columns.forEach((column, slot) => {
       const values = column.values;
@@ -108,38 +112,43 @@ export class DenseRecordReader {
       if (values.words !== undefined) this.words[slot] = values.words;
       else if (data instanceof Int32Array) this.words[slot] = data;
       else if (data instanceof Float64Array) this.numbers[slot] = data;
-      else if (data instanceof Float32Array)
+      else if (data instanceof Float32Array) {
         this.floatBytes[slot] = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-      else this.strings[slot] = data as Uint8Array[];
+        this.floatWords[slot] = new Int32Array(data.buffer, data.byteOffset, data.length);
+      } else this.strings[slot] = data as Uint8Array[];
       const mode = this.modes[slot]!;
       this.outputs[slot] =
         mode === BYTES
           ? this.strings[slot]
           : mode === FLOAT32
-            ? this.floatBytes[slot]
+            ? this.floatWords[slot]
             : mode === NUMBER
               ? this.numbers[slot]
               : this.words[slot];
     });
-    this.learning = true;
+    this.learnable = MAX_LEARNED_PER_BATCH;
+    this.hits = Math.min(this.hits, KEPT_HITS);
+    this.misses = 0;
   }
 
   /**
    * Reads the Example in `bytes[start, end)` into row `row`; false leaves it to the general parser.
-   * Records of the layout learned last go through the reader generated for it; the first record of a
-   * batch that it misses and the loop reads teaches it that record's layout.
+   * Records of the layout learned last go through the reader generated for it; a record it misses and
+   * the loop reads may teach it that record's layout (see `learnable`).
    */
   read(bytes: Uint8Array, start: number, end: number, row: number): boolean {
-    if (!this.generate) return this.loop(bytes, start, end, row, false);
     const generated = this.generated;
-    if (generated !== undefined && generated(bytes, start, end, row, this.outputs, this)) {
+    if (generated !== undefined && generated(bytes, start, end, row, this.outputs, this.floatBytes)) {
       this.generatedReads++;
+      this.hits++;
       return true;
     }
-    if (!this.learning) return this.loop(bytes, start, end, row, false);
+    if (this.learnable === 0 || ++this.misses <= this.hits) return this.loop(bytes, start, end, row, false);
     this.layout.length = 0;
     if (!this.loop(bytes, start, end, row, true)) return false;
-    this.learning = false;
+    this.learnable--;
+    this.misses = 0;
+    this.hits = 0;
     this.generated = generateRead(this.layout, this.modes, this.elements);
     return true;
   }
@@ -247,36 +256,15 @@ export class DenseRecordReader {
       if (position < 0) return false;
       const valueEnd = position + varintResult.low;
       if (valueEnd > end) return false;
-      out[offset + index] = this.copy(bytes, position, valueEnd);
+      out[offset + index] = stringBlocks.copy(bytes, position, valueEnd);
       position = valueEnd;
     }
     return position === end;
   }
 
-  /**
-   * A copy of `bytes[start, end)`: short values share a block (one view each rather than an array
-   * each, which measured the larger part of reading a string), long ones get their own array, or are
-   * views of `bytes` when they are lent (a copy and an allocation per image was most of the fused
-   * parse of an image file, garbage collection included).
-   */
-  copy(bytes: Uint8Array, start: number, end: number): Uint8Array {
-    const length = end - start;
-    if (length > MAX_BLOCK_VALUE) {
-      if (!this.lend) return bytes.slice(start, end);
-      this.lent = true;
-      return new Uint8Array(bytes.buffer, bytes.byteOffset + start, length);
-    }
-    let used = this.blockUsed;
-    if (used + length > this.block.length) {
-      this.block = new Uint8Array(STRING_BLOCK_BYTES);
-      used = 0;
-    }
-    const block = this.block;
-    for (let index = 0; index < length; index++) block[used + index] = bytes[start + index] as number;
-    this.blockUsed = used + length;
-    // A view made by the constructor: `subarray` looks up the species constructor each time, which
-    // measured ~1.7x the cost of this per short value (bench/README.md, case c).
-    return new Uint8Array(block.buffer, block.byteOffset + used, length);
+  /** The batch bound last is read: notes whether it kept views of the bytes it was read from. */
+  finish(): void {
+    this.lent = stringBlocks.lent;
   }
 
   private floatValues(

@@ -1,4 +1,5 @@
 import { readInt64, readLength, varintResult } from '../wire/wire-varint.js';
+import { stringBlocks } from './string-blocks.js';
 
 /** How a slot's values are stored, as the dense reader codes them. */
 export const INT64 = 0;
@@ -21,7 +22,9 @@ export interface LayoutEntry {
 
 /**
  * Reads one Example in `bytes[start, end)` into row `row`; false when it is not of the layout.
- * `outputs[slot]` is the batch array the slot's values go to; `copier` copies byte strings.
+ * `outputs[slot]` is the batch array the slot's values go to (a float32 slot's as an `Int32Array` of
+ * the same bytes, `floatBytes[slot]` as bytes); byte strings are copied into the thread's
+ * {@link stringBlocks}.
  */
 export type GeneratedRead = (
   bytes: Uint8Array,
@@ -29,13 +32,8 @@ export type GeneratedRead = (
   end: number,
   row: number,
   outputs: readonly unknown[],
-  copier: StringCopier,
+  floatBytes: readonly Uint8Array[],
 ) => boolean;
-
-/** What the generated code copies byte strings with (the dense reader's shared blocks). */
-export interface StringCopier {
-  copy(bytes: Uint8Array, start: number, end: number): Uint8Array;
-}
 
 /** Above this many map entries the generated function grows large for little gain: the loop reads them. */
 export const MAX_GENERATED_ENTRIES = 256;
@@ -49,7 +47,10 @@ const SMALL_COPY = 16;
 /**
  * Readers by their source text, shared by every parser: one function per layout in the process, so a
  * spec built again (each pass of a dataset) reuses the code V8 has optimized. A function made anew for
- * each parser starts cold, and one this large runs many calls before V8 optimizes it.
+ * each parser starts cold, and one this large runs many calls before V8 optimizes it. A reader sees
+ * only its arguments (the bytes, the batch arrays) and objects that live as long as the thread (the
+ * varint helpers, the string blocks): optimized code that embedded an object of one dataset or parser
+ * would be dropped by V8 when that object dies, and compiled again for the next.
  */
 const readers = new Map<string, GeneratedRead | undefined>();
 const MAX_CACHED_READERS = 64;
@@ -84,9 +85,15 @@ export function generateRead(
     );
     if (entry.slot >= 0) used.add(entry.slot);
   }
-  const outputs = [...used].map((slot) => `const o${slot} = A[${slot}];`).join('\n');
+  const outputs = [...used]
+    .map((slot) => {
+      const bytes =
+        modes[slot] === FLOAT32 && elements[slot]! > SMALL_COPY ? ` const u${slot} = U[${slot}];` : '';
+      return `const o${slot} = A[${slot}];${bytes}`;
+    })
+    .join('\n');
   const body = `'use strict';
-return function read(b, start, end, row, A, dr) {
+return function generatedRead(b, start, end, row, A, U) {
 if (start >= end || b[start] !== 10) return false;
 ${outputs}
 let p = start + 1, l = 0, e = 0, v = 0, lo = 0, hi = 0, x = 0, o = 0, k = 0;
@@ -99,12 +106,13 @@ return p === end;
   let read: GeneratedRead | undefined;
   try {
     // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the body holds only numbers: key bytes, counts and tags
-    const make = new Function('rl', 'ri', 'r', body) as (
+    const make = new Function('rl', 'ri', 'r', 'dr', body) as (
       rl: typeof readLength,
       ri: typeof readInt64,
       r: typeof varintResult,
+      dr: typeof stringBlocks,
     ) => GeneratedRead;
-    read = make(readLength, readInt64, varintResult);
+    read = make(readLength, readInt64, varintResult, stringBlocks);
   } catch {
     read = undefined;
   }
@@ -140,7 +148,7 @@ function entryCode(entry: LayoutEntry, mode: number, count: number): string[] {
   const out = `o${entry.slot}`;
   if (count === 0) code.push(`if (p !== e) return false;`);
   else if (mode === BYTES) code.push(...byteValues(out, count));
-  else if (mode === FLOAT32) code.push(...floatValues(out, count, entry.packed));
+  else if (mode === FLOAT32) code.push(...floatValues(entry.slot, count, entry.packed));
   else code.push(...intValues(out, count, entry.packed, mode));
   code.push(`p = e;`);
   return code;
@@ -165,28 +173,40 @@ function byteValues(out: string, count: number): string[] {
   ];
 }
 
-function floatValues(out: string, count: number, packed: boolean): string[] {
-  const bytes = count * 4;
+/** The little-endian 32-bit word at `at` (an expression): a float's bit pattern, stored whole. */
+function word(at: string): string {
+  return `b[${at}] | (b[${at} + 1] << 8) | (b[${at} + 2] << 16) | (b[${at} + 3] << 24)`;
+}
+
+/**
+ * A float32 slot's values: each float's 4 bytes stored as one word of `o<slot>` (an `Int32Array` of
+ * the batch's floats, so every bit pattern, NaN payloads included, is kept), or, for a packed list
+ * of more than {@link SMALL_COPY}, copied as bytes into `u<slot>` with one `set`.
+ */
+function floatValues(slot: number, count: number, packed: boolean): string[] {
+  const out = `o${slot}`;
+  /** The number of the value at `index` (`o + 2` → `2`, `o + k` → `k`). */
+  const valueOf = (index: string): string => index.replace('o + ', '');
   if (!packed)
     return [
       `if (e - p !== ${count * 5}) return false;`,
-      `o = row * ${bytes};`,
+      `o = row * ${count};`,
       ...repeat(count, (index) => [
         `if (b[p] !== 13) return false;`,
-        `x = (${index.replace('o + ', '')}) * 4 + o;`,
-        `${out}[x] = b[p + 1]; ${out}[x + 1] = b[p + 2]; ${out}[x + 2] = b[p + 3]; ${out}[x + 3] = b[p + 4]; p += 5;`,
+        `${out}[${index}] = ${word('p + 1')}; p += 5;`,
       ]),
     ];
-  const copy =
-    count > SMALL_COPY
-      ? [`${out}.set(b.subarray(p, e), o);`]
-      : [`for (k = 0; k < ${bytes}; k++) ${out}[o + k] = b[p + k];`];
-  return [
+  const bytes = count * 4;
+  const head = [
     `if (b[p] !== 10) return false;`,
     `p++; ${length('e')}`,
     `if (l !== ${bytes} || p + l !== e) return false;`,
-    `o = row * ${bytes};`,
-    ...copy,
+  ];
+  if (count > SMALL_COPY) return [...head, `u${slot}.set(b.subarray(p, e), row * ${bytes});`];
+  return [
+    ...head,
+    `o = row * ${count};`,
+    ...repeat(count, (index) => [`x = p + (${valueOf(index)}) * 4; ${out}[${index}] = ${word('x')};`]),
   ];
 }
 

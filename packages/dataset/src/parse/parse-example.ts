@@ -84,9 +84,7 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
     places: readonly SpanRecord[],
     lend = false,
   ): ParsedBatch<Spec> {
-    // The fused path reads with the loop: in a dataset pass V8 dropped the generated reader's optimized
-    // code again and again and spent more recompiling it than it saved (bench/README.md, case c).
-    this.#start(count, lend, false);
+    this.#start(count, lend);
     const dense = this.#dense;
     let start = 0;
     for (let batchIndex = 0; batchIndex < count; batchIndex++) {
@@ -108,7 +106,7 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
     return this.#dense?.lent ?? false;
   }
 
-  #start(batchSize: number, lend = false, generate = true): void {
+  #start(batchSize: number, lend = false): void {
     for (const [name, column] of this.#columns) {
       try {
         column.start(batchSize);
@@ -128,7 +126,7 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
         );
       }
     }
-    this.#dense?.bind(lend, generate);
+    this.#dense?.bind(lend);
   }
 
   #general(record: SerializedRecord, batchIndex: number, origin: BatchOrigin): void {
@@ -150,6 +148,7 @@ export class BatchParser<Spec extends ExampleParseSpec> implements ExampleParser
   }
 
   #finish(): ParsedBatch<Spec> {
+    this.#dense?.finish();
     const batch = Object.create(null) as Record<string, Tensor>;
     for (const [name, column] of this.#columns) batch[name] = column.finish();
     return batch as ParsedBatch<Spec>;

@@ -5,6 +5,7 @@ import { dataCrcError } from './span-crcs.js';
 import type { SpanCrcCheck } from './span-crcs.js';
 
 const MIN_ARENA_BYTES = 64 * 1024;
+const EMPTY = new Uint8Array(0);
 
 /**
  * One full batch of serialized Examples lying back to back in `bytes` (record `i` ends at `ends[i]`),
@@ -113,15 +114,38 @@ export class WireBatcher<Out> {
    * `dataCrc`: the record's stored masked data CRC, when the batcher carries CRCs.
    */
   add(data: Uint8Array, file: string, recordIndex: number, byteOffset: number, dataCrc = 0): void {
-    if (this.#used + data.length > this.#arena.length) this.#growArena(data.length);
+    this.addRange(data, 0, data.length, file, recordIndex, byteOffset, dataCrc);
+  }
+
+  /**
+   * {@link add} for the payload `buffer[start, end)`: a reader's buffer and offsets, so that a record
+   * costs no view or place object of its own before it is copied.
+   */
+  addRange(
+    buffer: Uint8Array,
+    start: number,
+    end: number,
+    file: string,
+    recordIndex: number,
+    byteOffset: number,
+    dataCrc = 0,
+  ): void {
+    const length = end - start;
+    if (this.#used + length > this.#arena.length) this.#growArena(length);
+    // A view made by the constructor: `subarray` looks up the species constructor each time.
+    const data =
+      start === 0 && end === buffer.length
+        ? buffer
+        : new Uint8Array(buffer.buffer, buffer.byteOffset + start, length);
     this.#arena.set(data, this.#used);
-    this.#used += data.length;
+    this.#used += length;
     const at = this.#count++;
     if (at === this.#ends.length) this.#growEnds();
     this.#ends[at] = this.#used;
     if (this.#crcs !== undefined) this.#crcs[at] = dataCrc;
     const place = this.#places[at];
-    if (place === undefined) this.#places[at] = { data, file, recordIndex, byteOffset };
+    // `data` is set by the parser, only for a record the general parser reads.
+    if (place === undefined) this.#places[at] = { data: EMPTY, file, recordIndex, byteOffset };
     else {
       place.file = file;
       place.recordIndex = recordIndex;

@@ -76,9 +76,8 @@ export class RecordReading {
       policy,
       emit: false,
       verifyData: !batcher.carriesCrcs,
-      check(data, place) {
-        batcher.add(data, name, place.recordIndex + indexShift, place.byteOffset + byteShift, place.dataCrc);
-        return true;
+      take(buffer, start, end, recordIndex, byteOffset, dataCrc) {
+        batcher.addRange(buffer, start, end, name, recordIndex + indexShift, byteOffset + byteShift, dataCrc);
       },
     });
     try {
