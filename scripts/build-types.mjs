@@ -76,5 +76,6 @@ if (lint) {
   const formatter = await eslint.loadFormatter('stylish');
   const output = await formatter.format(results);
   if (output !== '') console.log(output);
+  console.log(`build:types: linted ${results.length} files with the programs of the build`);
   if (results.some((result) => result.errorCount > 0)) process.exitCode = 1;
 }
