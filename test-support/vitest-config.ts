@@ -21,16 +21,38 @@ export function existingFiles(configUrl: string, files: readonly string[]): stri
 
 /**
  * The config of package `name`: its test files in one module graph, those in `fresh` (paths relative to
- * the package, as vitest names them) each in a fresh process.
+ * the package, as vitest names them) each in a fresh process, and those in `declarations` (files that
+ * compile code against the workspace's declarations, which `pnpm build:types` writes) in one module graph
+ * of their own, the project `<name>-declarations`. A package with `declarations` runs them with its
+ * `test:declarations` script and the rest with `test` (`vitest run --project <name>`): in `pnpm test`,
+ * turbo starts the rest before the declarations are built.
  */
-export function sharedGraphConfig(name: string, fresh: readonly string[] = []): ViteUserConfig {
+export function sharedGraphConfig(
+  name: string,
+  fresh: readonly string[] = [],
+  declarations: readonly string[] = [],
+): ViteUserConfig {
   const shared = { name, isolate: false, ...TIMEOUTS };
-  if (fresh.length === 0) return { test: shared };
+  if (fresh.length === 0 && declarations.length === 0) return { test: shared };
   return {
     test: {
       projects: [
-        { test: { ...shared, exclude: [...configDefaults.exclude, ...fresh] } },
-        { test: { name: `${name}-fresh`, include: [...fresh], ...TIMEOUTS } },
+        { test: { ...shared, exclude: [...configDefaults.exclude, ...fresh, ...declarations] } },
+        ...(fresh.length === 0
+          ? []
+          : [{ test: { name: `${name}-fresh`, include: [...fresh], ...TIMEOUTS } }]),
+        ...(declarations.length === 0
+          ? []
+          : [
+              {
+                test: {
+                  name: `${name}-declarations`,
+                  include: [...declarations],
+                  isolate: false,
+                  ...TIMEOUTS,
+                },
+              },
+            ]),
       ],
     },
   };
