@@ -26,12 +26,8 @@ export interface ImageFile {
   readonly giveBack?: () => void;
 }
 
-/**
- * Reader threads at most: one core is left to the main thread, which hands out the reads and frames
- * the records (more readers than that only take its core: bench/README.md, case e), and 4 read and
- * hash far faster than any disk serves 100 KB images.
- */
-const MAX_READERS = Math.max(1, Math.min(4, availableParallelism() - 1));
+/** Reader threads at most: 4 read and hash far faster than any disk serves 100 KB images. */
+const MAX_READERS = Math.max(1, Math.min(4, availableParallelism()));
 
 /** How much lower than the main thread's a reader thread's priority is (nice levels, Linux). */
 const READER_NICENESS = 5;
@@ -111,13 +107,13 @@ let READER_SOURCE: string | undefined;
  * thread, which hands out the next requests and writes the records, waited. Under load from other
  * processes the readers yield to them first.
  *
- * The threads (at most `min(4, os.availableParallelism() - 1)`, at least 1, ~9 MB each) are shared by every image
+ * The threads (at most `min(4, os.availableParallelism())`, ~9 MB each) are shared by every image
  * source in the process and started when first needed (~20 ms each), a new one only when those
  * running are all busy and fewer than `threads` run; one that has had nothing to do
  * for 5 s exits, and an idle one never keeps the process alive. Where threads cannot be started
  * (e.g. Node's permission model without `--allow-worker`) files are read on this thread.
  * @param threads - reader threads this read may start, at most (a read for a decode needs one: the
- * decode takes far longer). @default min(4, os.availableParallelism() - 1), at least 1
+ * decode takes far longer). @default min(4, os.availableParallelism())
  * @param here - a read with neither `hash` nor `crc` is made on this thread by `here` while its reads
  * are fast (see {@link AdaptiveReads}), at once (the promise is settled on return). @default none
  * @throws the file system's error (with `code`, e.g. `ENOENT`) when the file cannot be read; an
