@@ -1,5 +1,5 @@
 import type { Progress } from '@tfpipe/core';
-import { formatBytes } from './preview.js';
+import { formatBytes, formatCount } from './preview.js';
 
 /**
  * A progress callback that redraws one line on a TTY (records, bytes, rate, current shard) and does
@@ -12,9 +12,9 @@ export function ttyProgress(stream: NodeJS.WritableStream & { isTTY?: boolean },
     onProgress: (progress: Progress): void => {
       if (!active) return;
       const shard = progress.currentShard === undefined ? '' : `  → ${progress.currentShard}`;
-      const line = `${progress.records.toLocaleString('en-US')} records  ${formatBytes(progress.bytes)}  ${Math.round(
+      const line = `${formatCount(progress.records)} records  ${formatBytes(progress.bytes)}  ${formatCount(
         progress.recordsPerSecond,
-      ).toLocaleString('en-US')}/s${shard}`;
+      )}/s${shard}`;
       stream.write(`\r\u001b[2K${line}`);
       drawn = true;
     },

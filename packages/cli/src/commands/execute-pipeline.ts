@@ -4,7 +4,7 @@ import type { FlagValues } from '../command.js';
 import { booleanFlag } from '../flags.js';
 import type { CliIo } from '../io.js';
 import { writeLine } from '../io.js';
-import { formatBytes } from '../preview.js';
+import { formatBytes, formatCount } from '../preview.js';
 import { skippedLines } from './skipped-lines.js';
 import { ttyProgress } from '../progress.js';
 
@@ -38,7 +38,7 @@ export function summaryLines(summary: RunSummary, result?: PipelineResult): stri
   const seconds = summary.elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(summary.recordsWritten / seconds) : summary.recordsWritten;
   const lines = [
-    `wrote ${summary.recordsWritten} records in ${summary.shards.length} file(s), ${formatBytes(summary.bytes)}, ${seconds.toFixed(2)} s (${rate.toLocaleString('en-US')} records/s)`,
+    `wrote ${summary.recordsWritten} records in ${summary.shards.length} file(s), ${formatBytes(summary.bytes)}, ${seconds.toFixed(2)} s (${formatCount(rate)} records/s)`,
   ];
   for (const shard of summary.shards)
     lines.push(`  ${shard.path}  ${shard.records} records  ${formatBytes(shard.bytes)}`);
