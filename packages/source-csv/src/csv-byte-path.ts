@@ -44,6 +44,8 @@ interface QueuedChunk {
   job: CsvChunkJob | undefined;
   /** The index thread's record index of it, if it took it. */
   indexed: Promise<IndexedChunk> | undefined;
+  /** Its bytes lie in a pooled shared buffer ({@link CsvBytePath}'s index thread path). */
+  readonly shared: boolean;
 }
 
 /** What {@link CsvBytePath.convertDetached} found in one chunk converted on its own. */
@@ -125,6 +127,11 @@ export class CsvBytePath {
   #indexer: CsvIndexThread | undefined;
   /** Chunks read and not yet converted, in file order (with a helper). */
   #queue: QueuedChunk[] = [];
+  /**
+   * Shared chunk buffers given back once their chunk is converted (with the index thread), read into
+   * again: a fresh `SharedArrayBuffer` per chunk costs its allocation and page faults.
+   */
+  #sharedFree: Uint8Array[] = [];
   /** The file offset of the next chunk to read, and whether the final one is read. */
   #readOffset = 0;
   #readAll = false;
@@ -204,6 +211,9 @@ export class CsvBytePath {
             : chunk.indexed !== undefined
               ? await this.#convertIndexed(chunk)
               : this.#convert(chunk.bytes, chunk.final);
+        // Converted: nothing refers to its bytes any more (cells are copied or decoded, and the
+        // index thread has answered), so the next chunks are read into them.
+        if (chunk.shared) this.#giveBack(chunk.bytes);
         if (examples.length > 0) return examples;
       }
       this.#input = undefined;
@@ -226,8 +236,16 @@ export class CsvBytePath {
       helper !== undefined ? LOOKAHEAD_CHUNKS : indexer !== undefined ? INDEX_LOOKAHEAD_CHUNKS : 1;
     await indexer?.loaded();
     while (queue.length < lookahead && !this.#readAll) {
-      const { bytes, final } = await this.#nextChunk(indexer !== undefined);
-      queue.push({ bytes, final, offset: this.#readOffset, job: undefined, indexed: indexer?.index(bytes) });
+      const shared = indexer !== undefined;
+      const { bytes, final } = await this.#nextChunk(shared);
+      queue.push({
+        bytes,
+        final,
+        offset: this.#readOffset,
+        job: undefined,
+        indexed: indexer?.index(bytes),
+        shared,
+      });
       this.#readOffset += bytes.length;
       if (final) this.#readAll = true;
     }
@@ -374,7 +392,7 @@ export class CsvBytePath {
       }
     }
     const bytes = shared
-      ? new Uint8Array(new SharedArrayBuffer(cut))
+      ? this.#sharedChunk(cut)
       : pieces.length === 1 && cut === total
         ? pieces[0]!
         : new Uint8Array(cut);
@@ -390,6 +408,25 @@ export class CsvBytePath {
     }
     this.#carry = carry;
     return { bytes, final: this.#eof && carry.length === 0 };
+  }
+
+  /**
+   * A view of `length` bytes at the start of a shared buffer: one given back if it is large enough,
+   * else a new one with room for a whole chunk (the step and one read).
+   */
+  #sharedChunk(length: number): Uint8Array {
+    let buffer = this.#sharedFree.pop();
+    if (buffer === undefined || buffer.length < length) {
+      buffer = new Uint8Array(new SharedArrayBuffer(Math.max(length, this.#chunkBytes + READ_CHUNK_BYTES)));
+    }
+    return buffer.subarray(0, length);
+  }
+
+  /** Keeps a converted chunk's shared buffer for the next chunks (as many as are read ahead, at most). */
+  #giveBack(bytes: Uint8Array): void {
+    if (this.#sharedFree.length <= INDEX_LOOKAHEAD_CHUNKS) {
+      this.#sharedFree.push(new Uint8Array(bytes.buffer));
+    }
   }
 
   /**

@@ -502,6 +502,37 @@ describe("threads 'auto' on two cores: the index thread gives what one thread gi
     });
   });
 
+  test('shared chunk buffers are read into again once converted: a few for a whole file, the same output', async () => {
+    await withTempDir(async (directory) => {
+      // Short records, then one longer than several steps (a larger buffer), then short ones again.
+      const long = `"${'x'.repeat(700)}\n${'y'.repeat(300)}"`;
+      const rows = Array.from({ length: 600 }, (_, index) =>
+        index === 300 ? `1,2.5,${long},3` : `${index},${index / 4},"c, ${index}",${index % 3}`,
+      );
+      const path = await writeTemp(directory, 'pooled.csv', `n,x,s,k\n${rows.join('\n')}\n`);
+      const buffers = new Set<unknown>();
+      let chunks = 0;
+      setCsvIndexThreadStarter((source) => {
+        const worker = new Worker(source, { eval: true, name: 'tfpipe csv index' });
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (...message: Parameters<Worker['postMessage']>) => {
+          const bytes = (message[0] as { bytes?: Uint8Array }).bytes;
+          if (bytes !== undefined) {
+            chunks++;
+            buffers.add(bytes.buffer);
+          }
+          post(...message);
+        };
+        return worker;
+      });
+      const { one } = await expectSameOnTwoThreads(path, { chunkBytes: 200 }, 'auto');
+      expect(one.examples).toHaveLength(600);
+      expect(chunks).toBeGreaterThan(50);
+      // Chunks read ahead (3), the one converted, and the one the long record needed.
+      expect(buffers.size).toBeLessThanOrEqual(6);
+    });
+  });
+
   test('threads 1 and 2, and a small file without the seam, start no index thread', async () => {
     await withTempDir(async (directory) => {
       const path = await writeTemp(directory, 'small.csv', `n,x,s,k\n${'1,2,a,3\n'.repeat(500)}`);
