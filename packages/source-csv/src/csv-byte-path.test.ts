@@ -9,7 +9,8 @@ import { csvToExamples } from './csv-features.js';
 import type { CsvFeaturesOptions } from './csv-features.js';
 
 const SEED = Number(process.env.RELIABILITY_SEED ?? 11);
-const RUNS = process.env.RELIABILITY_FULL === '1' ? 2000 : 150;
+// Random cases; the properties also run the explicit edge cases below (EDGE_FILES, DECIMAL_EDGES) every time.
+const RUNS = process.env.RELIABILITY_FULL === '1' ? 2000 : 60;
 
 const SCHEMA = { n: 'int64', x: 'float', s: 'bytes', k: 'int64' } as const;
 
@@ -71,7 +72,7 @@ async function expectSame(path: string, options: Partial<CsvFeaturesOptions>): P
   return bytes;
 }
 
-const cell = fc.constantFrom(
+const CELLS = [
   '12',
   '-7',
   '+3',
@@ -104,10 +105,14 @@ const cell = fc.constantFrom(
   '"12"',
   '"ab"c',
   '"',
-);
-const int = fc.constantFrom('12', '-7', '+3', '007', '-0', '123456789012345', '"42"', '');
-const float = fc.constantFrom('1.5', '-0.0', '.5', '5.', '1e5', '2.5E-3', '0.1', '-123.456', '"7.25"', '');
-const text = fc.constantFrom('abc', 'São Paulo', '東京', '😀', '"a, b"', '"say ""hi"""', '"two\nlines"', '');
+];
+const INTS = ['12', '-7', '+3', '007', '-0', '123456789012345', '"42"', ''];
+const FLOATS = ['1.5', '-0.0', '.5', '5.', '1e5', '2.5E-3', '0.1', '-123.456', '"7.25"', ''];
+const TEXTS = ['abc', 'São Paulo', '東京', '😀', '"a, b"', '"say ""hi"""', '"two\nlines"', ''];
+const cell = fc.constantFrom(...CELLS);
+const int = fc.constantFrom(...INTS);
+const float = fc.constantFrom(...FLOATS);
+const text = fc.constantFrom(...TEXTS);
 /** Mostly rows of the right kinds (the byte path's), some of anything (the text path's). */
 const row = fc.oneof(
   { weight: 12, arbitrary: fc.tuple(int, float, text, int).map((cells) => cells.join(',')) },
@@ -123,8 +128,40 @@ const file = fc.record({
   trailing: fc.boolean(),
 });
 
+/**
+ * The edges the random cases may miss, run every time: every value above in one file (rows of the right
+ * kinds, a row of any cells and an empty row after every second one; the cells that end a run, an
+ * unterminated quote among them, in its last row), in both newlines, with and without a last newline, read
+ * in chunks of 1 byte and of 120, the ends of the chunk sizes drawn. In chunks of 120 it sits between blocks
+ * of rows of plain values only, which the byte path reads (in chunks of 1 byte no record fits a chunk, so the
+ * byte path never starts and the blocks would only add time).
+ */
+const rowsOf = (ints: string[], floats: string[], texts: string[]): string[] =>
+  floats.map(
+    (float, i) =>
+      `${ints[i % ints.length]},${float},${texts[i % texts.length]},${ints[(i + 1) % ints.length]}`,
+  );
+const isPlain = (value: string): boolean => value !== '' && !value.startsWith('"');
+const typedRows = rowsOf(INTS, FLOATS, TEXTS);
+const plainRows = rowsOf(INTS.filter(isPlain), FLOATS.filter(isPlain), TEXTS.filter(isPlain));
+const cellRows = Array.from({ length: Math.ceil(CELLS.length / 4) }, (_, i) =>
+  CELLS.slice(i * 4, i * 4 + 4).join(','),
+);
+const mixedRows = typedRows.flatMap((typed, i) =>
+  i % 2 === 0 ? [typed] : [typed, cellRows[(i - 1) / 2]!, ''],
+);
+const lastRows = cellRows.slice(typedRows.length / 2);
+const EVERY_VALUE = [...mixedRows, ...lastRows];
+const BETWEEN_PLAIN = [...plainRows, ...mixedRows, ...plainRows, ...lastRows];
+const EDGE_FILES: [{ rows: string[]; newline: string; trailing: boolean }, number][] = [
+  [{ rows: EVERY_VALUE, newline: '\n', trailing: true }, 1],
+  [{ rows: EVERY_VALUE, newline: '\r\n', trailing: false }, 1],
+  [{ rows: BETWEEN_PLAIN, newline: '\n', trailing: false }, 120],
+  [{ rows: BETWEEN_PLAIN, newline: '\r\n', trailing: true }, 120],
+];
+
 describe('the byte parser gives what the text parser gives', () => {
-  test(`random CSV, every chunk size: same Examples, positions and errors (${RUNS} cases, seed ${SEED})`, async () => {
+  test(`random CSV, every chunk size: same Examples, positions and errors (${EDGE_FILES.length} edge files, ${RUNS} random, seed ${SEED})`, async () => {
     await withTempDir(async (directory) => {
       let byteParsed = 0;
       await fc.assert(
@@ -135,9 +172,20 @@ describe('the byte parser gives what the text parser gives', () => {
             const content = `n,x,s,k${newline}${rows.join(newline)}${trailing ? newline : ''}`;
             const path = await writeTemp(directory, 'random.csv', content);
             byteParsed += (await expectSame(path, { chunkBytes: size })).byteParsed;
+            console.log(
+              rows.length,
+              size,
+              ((o) =>
+                JSON.stringify({
+                  n: o.examples.length,
+                  skipped: o.skipped.length,
+                  failure: o.failure,
+                  byteParsed: o.byteParsed,
+                }))(await expectSame(path, { chunkBytes: size })),
+            );
           },
         ),
-        { seed: SEED, numRuns: RUNS },
+        { seed: SEED, numRuns: EDGE_FILES.length + RUNS, examples: EDGE_FILES },
       );
       // The property would hold trivially if the byte path never ran.
       expect(byteParsed).toBeGreaterThan(RUNS * 10);
@@ -226,6 +274,25 @@ describe('the byte parser gives what the text parser gives', () => {
   });
 });
 
+/** readFloat's edges, run every time: empty, signs and points alone, no digits on a side, the longest digit runs, exponent 0 and 40. */
+const DECIMAL_EDGES = [
+  '',
+  '-',
+  '.',
+  '-.',
+  'e5',
+  '1e',
+  '1e+',
+  '0',
+  '-0',
+  '.5',
+  '5.',
+  '-.5e-0',
+  '999999999.999999999E+40',
+  '-000000000.000000001e-40',
+  '123456789e40',
+];
+
 describe('readFloat', () => {
   test('reads the same double as Number() for every plain decimal it takes, and only those', () => {
     const decimal = fc
@@ -252,7 +319,11 @@ describe('readFloat', () => {
         read++;
         expect(Object.is(cell.value, Number(text))).toBe(true);
       }),
-      { seed: SEED, numRuns: RUNS * 40 },
+      {
+        seed: SEED,
+        numRuns: DECIMAL_EDGES.length + RUNS * 40,
+        examples: DECIMAL_EDGES.map((edge) => [edge]),
+      },
     );
     expect(read).toBeGreaterThan(RUNS * 10);
   });
