@@ -16,6 +16,7 @@ const EDGE = existingFiles(import.meta.url, [
   'src/codec/example-json.test.ts',
   'src/codec/known-crc32c.test.ts',
   'src/contract/lending.test.ts',
+  'src/model/feature.test.ts',
   'src/paths/expand-glob.test.ts',
   'src/stages/batch.test.ts',
   'src/stages/build-examples.test.ts',

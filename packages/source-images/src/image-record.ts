@@ -25,17 +25,17 @@ export function buildImageRecord(
     if (name !== false) row[name] = feature;
   };
   put('encoded', bytes(image.encoded));
-  put('format', text(image.format));
+  put('format', bytes(image.format));
   put('height', int64(image.size.height));
   put('width', int64(image.size.width));
   put('channels', int64(image.channels));
-  put('filename', text(task.filename));
-  put('sourceId', text(task.sourceId));
-  if (image.sha256 !== undefined) put('sha256', text(image.sha256));
+  put('filename', bytes(task.filename));
+  put('sourceId', bytes(task.sourceId));
+  if (image.sha256 !== undefined) put('sha256', bytes(image.sha256));
   if (image.format === 'raw') put('shape', int64(image.size.height, image.size.width, image.channels));
   if (task.label !== undefined) {
     put('label', int64(task.label.id));
-    if (task.label.text !== undefined) put('text', text(task.label.text));
+    if (task.label.text !== undefined) put('text', bytes(task.label.text));
   }
   if (image.objects !== undefined) {
     const objects = image.objects;
@@ -66,25 +66,4 @@ export function buildImageRecord(
     row[name] = value;
   }
   return row;
-}
-
-/** Strings up to this many characters are encoded here when they are ASCII (see {@link text}). */
-const SHORT_TEXT = 64;
-
-/**
- * A bytes feature of one string, UTF-8 encoded: the bytes `bytes(value)` gives. A short ASCII string
- * (the format, a hex SHA-256, most file names and class names) is copied into a new array here: an
- * array this small lives in V8's heap, where `TextEncoder` would make a buffer outside it, which V8
- * counts as off-heap allocation (five per image).
- */
-function text(value: string): Feature {
-  const length = value.length;
-  if (length > SHORT_TEXT) return bytes(value);
-  const encoded = new Uint8Array(length);
-  for (let index = 0; index < length; index++) {
-    const code = value.charCodeAt(index);
-    if (code > 0x7f) return bytes(value);
-    encoded[index] = code;
-  }
-  return { kind: 'bytes', value: [encoded] };
 }

@@ -1,4 +1,5 @@
 import { TfpipeError } from '../errors/tfpipe-error.js';
+import { utf8 } from '../stages/spec/coerce-bytes.js';
 
 /** A `tf.train.BytesList`: raw byte strings. */
 export interface BytesFeature {
@@ -35,7 +36,6 @@ export type FeatureKind = Feature['kind'];
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const encoder = new TextEncoder();
 
 /** A bytes feature. Strings are UTF-8 encoded. For an array of values, use {@link bytesList}. */
 export function bytes(...values: readonly (Uint8Array | string)[]): BytesFeature {
@@ -49,7 +49,7 @@ export function bytes(...values: readonly (Uint8Array | string)[]): BytesFeature
 export function bytesList(values: readonly (Uint8Array | string)[]): BytesFeature {
   return {
     kind: 'bytes',
-    value: values.map((value) => (typeof value === 'string' ? encoder.encode(value) : value)),
+    value: values.map((value) => (typeof value === 'string' ? utf8(value) : value)),
   };
 }
 
